@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/sqlite"
+)
+
+// command is one subcommand: its usage line, summary and body.
+type command struct {
+	usage   string
+	summary string
+	run     func(a *app, args []string) error
+}
+
+var commands = map[string]command{}
+
+// app is one invocation: streams, environment and the common flags.
+type app struct {
+	ctx            context.Context
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	name           string // the subcommand
+	json           bool
+	home           string
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		a.usage()
+		return 0
+	}
+	a.name = args[0]
+	cmd, ok := commands[a.name]
+	if !ok {
+		a.json = hasJSONFlag(args)
+		return a.fail(mneme.Invalid("unknown command %q: run `mneme help` for the list", a.name))
+	}
+	err := cmd.run(a, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return a.fail(err)
+}
+
+func hasJSONFlag(args []string) bool {
+	for _, s := range args {
+		if s == "--json" || s == "-json" {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) usage() {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(a.stdout, "mneme: long-term memory for AI agents\n\nUsage: mneme COMMAND [flags]\n\nCommands:")
+	for _, n := range names {
+		fmt.Fprintf(a.stdout, "  %-9s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(a.stdout, "\nEvery command takes --home DIR and --json. Run `mneme COMMAND -h` for its flags.")
+}
+
+// fail reports err (if any) and returns the exit code: 0 ok, 2 invalid
+// input, 1 anything else.
+func (a *app) fail(err error) int {
+	if err == nil {
+		return 0
+	}
+	code, msg := mneme.ErrorCode(err), mneme.ErrorMessage(err)
+	if a.json {
+		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": msg}})
+		fmt.Fprintln(a.stderr, string(b))
+	} else {
+		fmt.Fprintf(a.stderr, "mneme %s: %s\n", a.name, msg)
+	}
+	if code == mneme.EINVALID {
+		return 2
+	}
+	return 1
+}
+
+// flags returns the subcommand's flag set with the common flags on it.
+func (a *app) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet("mneme "+a.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&a.json, "json", false, "machine-readable output; errors as JSON on stderr")
+	fs.StringVar(&a.home, "home", "", "data directory (default $MNEME_HOME, else $XDG_DATA_HOME/mneme or ~/.local/share/mneme)")
+	return fs
+}
+
+// parse parses flags and positional arguments in any order ("--" ends
+// flags) and returns the positional ones.
+func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			cmd := commands[a.name]
+			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nFlags:\n", cmd.usage, cmd.summary)
+			fs.SetOutput(a.stdout)
+			fs.PrintDefaults()
+			return nil, err
+		}
+		if err != nil {
+			return nil, mneme.Invalid("%v: run `mneme %s -h` for the flags", err, a.name)
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// homeDir resolves the data directory: --home, MNEME_HOME, then the user's
+// data directory.
+func (a *app) homeDir() (string, error) {
+	if a.home != "" {
+		return a.home, nil
+	}
+	if h := a.getenv("MNEME_HOME"); h != "" {
+		return h, nil
+	}
+	if x := a.getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "mneme"), nil
+	}
+	h := a.getenv("HOME")
+	if h == "" {
+		var err error
+		if h, err = os.UserHomeDir(); err != nil {
+			return "", mneme.Invalid("cannot find a data directory: set --home DIR or MNEME_HOME")
+		}
+	}
+	return filepath.Join(h, ".local", "share", "mneme"), nil
+}
+
+// open opens the engine over the embedded store in the data directory.
+func (a *app) open() (*mneme.Engine, error) {
+	home, err := a.homeDir()
+	if err != nil {
+		return nil, err
+	}
+	s, err := sqlite.Open(a.ctx, home)
+	if err != nil {
+		return nil, err
+	}
+	return mneme.NewEngine(s), nil
+}
+
+// printJSON writes v as one line of JSON.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// listFlag collects a repeatable flag; each value may hold a comma list.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+// repeatFlag collects a repeatable flag whose values may contain commas.
+type repeatFlag []string
+
+func (r *repeatFlag) String() string     { return strings.Join(*r, " ") }
+func (r *repeatFlag) Set(v string) error { *r = append(*r, v); return nil }

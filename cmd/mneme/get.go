@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mneme-ai/mneme"
+)
+
+func init() {
+	commands["get"] = command{usage: "get ID [flags]", summary: "show one memory", run: runGet}
+}
+
+func runGet(a *app, args []string) error {
+	fs := a.flags()
+	clearance := fs.String("clearance", "internal", "highest sensitivity to show: public, internal or secret")
+	pos, err := a.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return mneme.Invalid("get takes exactly one record id")
+	}
+	level, err := mneme.ParseSensitivity(*clearance)
+	if err != nil {
+		return err
+	}
+	eng, err := a.open()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	r, err := eng.Get(a.ctx, pos[0], level)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(r)
+	}
+	printRecord(a, r)
+	return nil
+}
+
+// printRecord writes a record for people: a header of its fields, then text.
+func printRecord(a *app, r *mneme.Record) {
+	fmt.Fprintf(a.stdout, "id:       %s\nproject:  %s\ntype:     %s/%s\nstatus:   %s\ncreated:  %s\n",
+		r.ID, r.Project, r.Type, r.Kind, r.Status, r.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+	if r.Title != "" {
+		fmt.Fprintf(a.stdout, "title:    %s\n", r.Title)
+	}
+	if len(r.Tags) > 0 {
+		fmt.Fprintf(a.stdout, "tags:     %v\n", r.Tags)
+	}
+	if r.Key != "" {
+		fmt.Fprintf(a.stdout, "key:      %s\n", r.Key)
+	}
+	if r.Source != nil {
+		fmt.Fprintf(a.stdout, "source:   %s", r.Source.URI)
+		if r.Source.LineStart > 0 {
+			fmt.Fprintf(a.stdout, ":%d-%d", r.Source.LineStart, r.Source.LineEnd)
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	if r.ExpiresAt != nil {
+		fmt.Fprintf(a.stdout, "expires:  %s\n", r.ExpiresAt.Format("2006-01-02 15:04:05Z07:00"))
+	}
+	fmt.Fprintf(a.stdout, "\n%s\n", r.Text)
+}

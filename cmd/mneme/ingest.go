@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/walk"
+)
+
+func init() {
+	commands["ingest"] = command{
+		usage:   "ingest PATH… [flags]",
+		summary: "chunk and store Markdown, text and source files (directories respect .gitignore)",
+		run:     runIngest,
+	}
+}
+
+type ingestOutput struct {
+	mneme.IngestResult
+	SkippedFiles []walk.Skip `json:"skipped_files"`
+}
+
+func runIngest(a *app, args []string) error {
+	fs := a.flags()
+	var o mneme.IngestOptions
+	var tags listFlag
+	var sens string
+	fs.StringVar(&o.Project, "project", mneme.DefaultProject, "project the chunks belong to")
+	fs.Var(&tags, "tags", "tags for every chunk, comma-separated")
+	fs.StringVar(&sens, "sensitivity", "internal", "public, internal or secret")
+	fs.BoolVar(&o.Redact, "redact", false, "mask credentials found in files instead of refusing")
+	fs.IntVar(&o.MaxTokens, "chunk-tokens", 400, "target chunk size in tokens")
+	fs.IntVar(&o.OverlapTokens, "overlap", 50, "tokens repeated between neighbouring chunks (0 for none)")
+	sync := fs.Bool("sync", false, "also forget files under the given directories that no longer exist")
+	maxSize := fs.Int64("max-file-size", 10<<20, "skip files larger than this many bytes")
+	pos, err := a.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return mneme.Invalid("no paths given: mneme ingest docs/ README.md")
+	}
+	if o.OverlapTokens == 0 {
+		o.OverlapTokens = -1 // the engine reads 0 as "default"
+	}
+	o.Tags, o.Sensitivity = tags, mneme.Sensitivity(sens)
+	if _, err := mneme.ParseSensitivity(sens); err != nil {
+		return err
+	}
+	files, skipped, err := walk.Files(pos, walk.Options{MaxFileSize: *maxSize})
+	if err != nil {
+		return mneme.Invalid("%v", err)
+	}
+	sources := make([]mneme.SourceFile, 0, len(files))
+	seen := make(map[string]bool, len(files))
+	for _, f := range files {
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			skipped = append(skipped, walk.Skip{Path: f.Path, Reason: "unreadable"})
+			continue
+		}
+		sources = append(sources, mneme.SourceFile{URI: f.Path, Data: data})
+		seen[f.Path] = true
+	}
+	eng, err := a.open()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	if !a.json && isTerminal(a.stderr) {
+		o.Progress = progressBar(a, "ingest")
+	}
+	res, err := eng.Ingest(a.ctx, sources, o)
+	if err != nil {
+		return err
+	}
+	if *sync {
+		if res.Removed, res.Deleted, err = a.syncRemoved(eng, o.Project, pos, seen, res.Deleted); err != nil {
+			return err
+		}
+	}
+	if skipped == nil {
+		skipped = []walk.Skip{}
+	}
+	if a.json {
+		return a.printJSON(ingestOutput{IngestResult: res, SkippedFiles: skipped})
+	}
+	fmt.Fprintf(a.stdout, "%d files: %d unchanged, %d chunks inserted, %d updated, %d deleted, %d duplicate; %d files skipped",
+		res.Files, res.Unchanged, res.Inserted, res.Updated, res.Deleted, res.SkippedDuplicates, len(skipped))
+	if *sync {
+		fmt.Fprintf(a.stdout, "; %d removed files forgotten", res.Removed)
+	}
+	fmt.Fprintln(a.stdout)
+	return nil
+}
+
+// syncRemoved forgets documents under the directory arguments that the walk
+// did not see.
+func (a *app) syncRemoved(eng *mneme.Engine, project string, paths []string, seen map[string]bool, deleted int) (int, int, error) {
+	var prefixes []string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return 0, deleted, mneme.Invalid("%s: %v", p, err)
+		}
+		if st, err := os.Stat(abs); err == nil && st.IsDir() {
+			prefixes = append(prefixes, strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator))
+		}
+	}
+	docs, chunks, err := eng.Sync(a.ctx, project, prefixes, seen)
+	return docs, deleted + chunks, err
+}
+
+// progressBar draws "label [=====     ] done/total" on the terminal.
+func progressBar(a *app, label string) func(done, total int) {
+	return func(done, total int) {
+		const width = 30
+		n := width * done / max(total, 1)
+		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d files", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total)
+		if done == total {
+			fmt.Fprintln(a.stderr)
+		}
+	}
+}

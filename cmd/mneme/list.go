@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+func init() {
+	commands["list"] = command{usage: "list [flags]", summary: "list memories, newest first", run: runList}
+}
+
+type listOutput struct {
+	Records    []*mneme.Record `json:"records"`
+	NextCursor string          `json:"next_cursor"`
+}
+
+func runList(a *app, args []string) error {
+	fs := a.flags()
+	var ff filterFlags
+	ff.register(fs)
+	limit := fs.Int("limit", 20, "records per page")
+	cursor := fs.String("cursor", "", "next_cursor from the previous page")
+	if _, err := a.parse(fs, args); err != nil {
+		return err
+	}
+	f, err := ff.filter(time.Now())
+	if err != nil {
+		return err
+	}
+	eng, err := a.open()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	recs, next, err := eng.List(a.ctx, f, *limit, *cursor)
+	if err != nil {
+		return err
+	}
+	if recs == nil {
+		recs = []*mneme.Record{}
+	}
+	if a.json {
+		return a.printJSON(listOutput{Records: recs, NextCursor: next})
+	}
+	for _, r := range recs {
+		fmt.Fprintf(a.stdout, "%s  %-10s %-10s %s\n", r.ID, r.Project, r.Type, headline(r))
+	}
+	if next != "" {
+		fmt.Fprintf(a.stdout, "more: --cursor %s\n", next)
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+)
+
+func init() {
+	commands["stats"] = command{usage: "stats", summary: "count memories by project and type", run: runStats}
+}
+
+func runStats(a *app, args []string) error {
+	fs := a.flags()
+	if _, err := a.parse(fs, args); err != nil {
+		return err
+	}
+	eng, err := a.open()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	st, err := eng.Stats(a.ctx)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(st)
+	}
+	fmt.Fprintf(a.stdout, "%d memories (%d superseded, %d expired, %d secret), %d documents\n",
+		st.Total, st.Superseded, st.Expired, st.Secret, st.Documents)
+	for _, p := range st.Projects {
+		types := make([]string, 0, len(p.Types))
+		for t := range p.Types {
+			types = append(types, t)
+		}
+		sort.Strings(types)
+		fmt.Fprintf(a.stdout, "  %-20s %6d", p.Project, p.Total)
+		for _, t := range types {
+			fmt.Fprintf(a.stdout, "  %s %d", t, p.Types[t])
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	return nil
+}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+)
+
+func init() {
+	commands["version"] = command{usage: "version", summary: "print the version", run: runVersion}
+}
+
+func runVersion(a *app, args []string) error {
+	if _, err := a.parse(a.flags(), args); err != nil {
+		return err
+	}
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	if a.json {
+		return a.printJSON(map[string]string{"version": v})
+	}
+	fmt.Fprintln(a.stdout, "mneme", v)
+	return nil
+}

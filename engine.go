@@ -1,0 +1,244 @@
+package mneme
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/mneme-ai/mneme/internal/secret"
+	"github.com/mneme-ai/mneme/internal/textnorm"
+)
+
+// Engine applies mneme's rules over a Store. Every surface calls it, so a
+// CLI command, an MCP tool and an HTTP route give the same result.
+type Engine struct {
+	store Store
+	now   func() time.Time
+}
+
+// NewEngine returns an Engine over s.
+func NewEngine(s Store) *Engine { return &Engine{store: s, now: time.Now} }
+
+// SetClock replaces the clock (tests).
+func (e *Engine) SetClock(now func() time.Time) { e.now = now }
+
+// Store returns the engine's store.
+func (e *Engine) Store() Store { return e.store }
+
+// Close closes the store.
+func (e *Engine) Close() error { return e.store.Close() }
+
+// WriteOptions control how text is checked before it is stored.
+type WriteOptions struct {
+	// Redact masks credentials found in the text instead of refusing the write.
+	Redact bool
+}
+
+// Remember stores recs in one transaction: dedupe by content, supersession by
+// key. A record whose text holds a credential is refused (unless it is
+// secret or opts.Redact is set) and then nothing is written.
+func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
+	if err := e.prepareAll(recs, opts); err != nil {
+		return WriteResult{}, err
+	}
+	return e.store.Put(ctx, recs, ModeRemember, e.now().UTC())
+}
+
+// Import stores records as exported: ids, times, status and links kept.
+func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
+	if err := e.prepareAll(recs, opts); err != nil {
+		return WriteResult{}, err
+	}
+	return e.store.Put(ctx, recs, ModeImport, e.now().UTC())
+}
+
+// Check validates a record as Remember would, without storing it: surfaces
+// call it to reject bad input before they open a store.
+func Check(r Record, opts WriteOptions) error { return prepare(&r, opts) }
+
+func (e *Engine) prepareAll(recs []*Record, opts WriteOptions) error {
+	if len(recs) == 0 {
+		return Invalid("nothing to write: give at least one record")
+	}
+	for i, r := range recs {
+		if err := prepare(r, opts); err != nil {
+			if len(recs) > 1 {
+				return Invalid("record %d: %s", i+1, ErrorMessage(err))
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func prepare(r *Record, opts WriteOptions) error {
+	if err := ValidateText(r.Text); err != nil {
+		return err
+	}
+	if r.Sensitivity != Secret {
+		if err := checkCredentials(r, opts.Redact); err != nil {
+			return err
+		}
+	}
+	return Prepare(r)
+}
+
+// checkCredentials refuses (or masks) credentials in a record's title and text.
+func checkCredentials(r *Record, redact bool) error {
+	for _, field := range []*string{&r.Title, &r.Text} {
+		found := secret.Scan(*field)
+		if len(found) == 0 {
+			continue
+		}
+		if !redact {
+			return Invalid("the text contains a credential (%s), so nothing was written: store it as secret (--sensitivity secret) or mask the values (--redact)", secret.Describe(found))
+		}
+		*field, _ = secret.Redact(*field)
+	}
+	return nil
+}
+
+// Get returns one record visible at clearance.
+func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
+	if !ValidID(id) {
+		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", id)
+	}
+	r, err := e.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Visible(clearance) {
+		return nil, Errorf(ENOTFOUND, "record %s is secret: read it with clearance secret (--clearance secret)", id)
+	}
+	return r, nil
+}
+
+// List returns a page of records passing f, newest first.
+func (e *Engine) List(ctx context.Context, f Filter, limit int, cursor string) ([]*Record, string, error) {
+	if err := e.checkFilter(&f); err != nil {
+		return nil, "", err
+	}
+	if limit <= 0 || limit > MaxK {
+		return nil, "", Invalid("limit %d is out of range: use 1 to %d", limit, MaxK)
+	}
+	return e.store.List(ctx, f, limit, cursor)
+}
+
+// Each calls fn for every record passing f, page by page.
+func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) error {
+	if err := e.checkFilter(&f); err != nil {
+		return err
+	}
+	cursor := ""
+	for {
+		recs, next, err := e.store.List(ctx, f, MaxK, cursor)
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if next == "" {
+			return nil
+		}
+		cursor = next
+	}
+}
+
+// Forget deletes records by id, all or none.
+func (e *Engine) Forget(ctx context.Context, ids []string) (int, error) {
+	if len(ids) == 0 {
+		return 0, Invalid("no ids given: name the records to forget, or use a filter")
+	}
+	for _, id := range ids {
+		if !ValidID(id) {
+			return 0, Invalid("%q is not a record id", id)
+		}
+	}
+	return e.store.Delete(ctx, ids)
+}
+
+// ForgetWhere deletes the records passing f (which must narrow something)
+// and returns their ids; with dryRun it only returns them.
+func (e *Engine) ForgetWhere(ctx context.Context, f Filter, dryRun bool) ([]string, error) {
+	if f.Project == "" && len(f.Tags) == 0 && f.Before == nil && len(f.Types) == 0 && len(f.Kinds) == 0 && f.Key == "" {
+		return nil, Invalid("forget needs ids or a filter (project, tags, before, type, kind, key): refusing to forget everything")
+	}
+	f.IncludeSuperseded, f.IncludeExpired = true, true
+	var ids []string
+	err := e.Each(ctx, f, func(r *Record) error { ids = append(ids, r.ID); return nil })
+	if err != nil || dryRun || len(ids) == 0 {
+		return ids, err
+	}
+	_, err = e.store.Delete(ctx, ids)
+	return ids, err
+}
+
+// History returns every version of (project, key), oldest first.
+func (e *Engine) History(ctx context.Context, project, key string, clearance Sensitivity) ([]*Record, error) {
+	if key == "" {
+		return nil, Invalid("history needs a key: --key K")
+	}
+	f := Filter{Project: project, Key: key, IncludeSuperseded: true, IncludeExpired: true, Clearance: clearance}
+	var out []*Record
+	err := e.Each(ctx, f, func(r *Record) error { out = append(out, r); return nil })
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, err
+}
+
+// Prune deletes expired records.
+func (e *Engine) Prune(ctx context.Context) (int, error) {
+	return e.store.DeleteExpired(ctx, e.now().UTC())
+}
+
+// Stats counts the stored records.
+func (e *Engine) Stats(ctx context.Context) (Stats, error) { return e.store.Stats(ctx, e.now().UTC()) }
+
+func (e *Engine) checkFilter(f *Filter) error {
+	f.Now = e.now().UTC()
+	return f.Check()
+}
+
+// Recall returns the records that best match q, by BM25 over title, text and
+// tags, under q's filter.
+func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
+	start := time.Now()
+	if q.K <= 0 || q.K > MaxK {
+		return nil, Invalid("k %d is out of range: use 1 to %d", q.K, MaxK)
+	}
+	if err := ValidateText(q.Text); err != nil {
+		return nil, Invalid("query: %s", ErrorMessage(err))
+	}
+	terms := textnorm.Terms(q.Text)
+	if len(terms) == 0 {
+		return nil, Invalid("query %q has no words to search for", q.Text)
+	}
+	if err := e.checkFilter(&q.Filter); err != nil {
+		return nil, err
+	}
+	found, err := e.store.Search(ctx, LexicalQuery{Terms: terms, Filter: q.Filter, K: q.K})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Hits: make([]Hit, len(found))}
+	for i, h := range found {
+		score := 0.0
+		if top := found[0].BM25; top > 0 {
+			score = h.BM25 / top
+		}
+		res.Hits[i] = Hit{ID: h.Record.ID, Score: round(score), Record: h.Record}
+		if q.Explain {
+			res.Hits[i].Explain = &Explain{Retrieval: "bm25", LexicalScore: round(score), BM25: round(h.BM25),
+				LexicalRank: i + 1, MatchedTerms: h.MatchedTerms, QueryTerms: terms}
+		}
+	}
+	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
+	return res, nil
+}
+
+// round keeps six decimals: enough to rank, short to read.
+func round(x float64) float64 { return math.Round(x*1e6) / 1e6 }

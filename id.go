@@ -1,0 +1,55 @@
+package mneme
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"regexp"
+	"sync"
+	"time"
+)
+
+var (
+	idMu   sync.Mutex
+	lastMS int64
+	seq    uint16
+)
+
+// NewID returns a UUIDv7: time-ordered, so ids sort by creation. Within one
+// millisecond a counter in the rand_a bits keeps ids of this process monotonic.
+func NewID(now time.Time) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	ms := now.UnixMilli()
+	idMu.Lock()
+	if ms <= lastMS {
+		ms = lastMS
+		seq++
+	} else {
+		lastMS, seq = ms, uint16(b[6])<<8|uint16(b[7])&0x01ff
+	}
+	s := seq & 0x0fff
+	idMu.Unlock()
+	for i := 5; i >= 0; i-- {
+		b[i] = byte(ms)
+		ms >>= 8
+	}
+	b[6] = 0x70 | byte(s>>8)
+	b[7] = byte(s)
+	b[8] = b[8]&0x3f | 0x80
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:])
+	return string(out[:])
+}
+
+var idPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// ValidID reports whether s has the form of a record id (any UUID, lowercase).
+func ValidID(s string) bool { return idPattern.MatchString(s) }

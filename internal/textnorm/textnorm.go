@@ -1,0 +1,69 @@
+// Package textnorm normalises text for hashing and splits queries into
+// search terms the way the lexical index tokenises documents.
+package textnorm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Normalize returns s in NFC with runs of whitespace collapsed to one space
+// and no leading or trailing space: two texts that differ only in layout
+// normalise to the same string.
+func Normalize(s string) string {
+	return strings.Join(strings.Fields(norm.NFC.String(s)), " ")
+}
+
+// Hash is the hex sha256 of the normalised text: the dedupe key.
+func Hash(s string) string {
+	sum := sha256.Sum256([]byte(Normalize(s)))
+	return hex.EncodeToString(sum[:])
+}
+
+// Fold lowercases s and strips accents (NFD, drop combining marks), as the
+// index's unicode61 tokenizer with remove_diacritics does.
+func Fold(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, strings.ToLower(s))
+	if err != nil {
+		return strings.ToLower(s)
+	}
+	return out
+}
+
+// Words splits s into folded words: maximal runs of letters and digits.
+func Words(s string) []string {
+	return strings.FieldsFunc(Fold(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r)
+	})
+}
+
+// Terms returns the distinct search terms of a query in order, without
+// English stopwords. If every word is a stopword, the words are kept: a
+// query for "the who" still searches for something.
+func Terms(query string) []string {
+	words := Words(query)
+	seen := make(map[string]bool, len(words))
+	var terms, stops []string
+	for _, w := range words {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if stopwords[w] {
+			stops = append(stops, w)
+		} else {
+			terms = append(terms, w)
+		}
+	}
+	if len(terms) == 0 {
+		return stops
+	}
+	return terms
+}

@@ -1,0 +1,129 @@
+package mneme
+
+import (
+	"slices"
+	"time"
+)
+
+// Filter selects records. Zero values select everything visible.
+type Filter struct {
+	Project           string
+	Types             []Type
+	Kinds             []string
+	Tags              []string
+	AllTags           bool       // records must carry every tag, not any
+	Since, Until      *time.Time // bounds on the event time (occurred_at, else created_at), inclusive
+	Before            *time.Time // created before (forget)
+	Key               string
+	IncludeSuperseded bool
+	IncludeExpired    bool
+	Clearance         Sensitivity // secret records need Secret; "" means Internal
+	Now               time.Time   // expiry reference; set by the Engine
+}
+
+// Check normalises and validates f.
+func (f *Filter) Check() error {
+	if f.Project != "" {
+		if err := ValidateProject(f.Project); err != nil {
+			return err
+		}
+	}
+	for _, t := range f.Types {
+		if _, err := ParseType(string(t)); err != nil {
+			return err
+		}
+	}
+	tags, err := NormalizeTags(f.Tags)
+	if err != nil {
+		return err
+	}
+	f.Tags = tags
+	if f.Clearance == "" {
+		f.Clearance = Internal
+	} else if _, err := ParseSensitivity(string(f.Clearance)); err != nil {
+		return err
+	}
+	if f.Since != nil && f.Until != nil && f.Since.After(*f.Until) {
+		return Invalid("since (%s) is after until (%s): swap them or widen the range", f.Since.Format(time.RFC3339), f.Until.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// Match reports whether r passes f. Stores filter inside their queries; this
+// is the reference they are tested against.
+func (f *Filter) Match(r *Record) bool {
+	ev := r.EventTime()
+	switch {
+	case f.Project != "" && r.Project != f.Project,
+		len(f.Types) > 0 && !slices.Contains(f.Types, r.Type),
+		len(f.Kinds) > 0 && !slices.Contains(f.Kinds, r.Kind),
+		f.Key != "" && r.Key != f.Key,
+		f.Since != nil && ev.Before(*f.Since),
+		f.Until != nil && ev.After(*f.Until),
+		f.Before != nil && !r.CreatedAt.Before(*f.Before),
+		!f.IncludeSuperseded && r.Status == Superseded,
+		!f.IncludeExpired && r.Expired(f.Now),
+		!r.Visible(f.Clearance):
+		return false
+	}
+	if len(f.Tags) == 0 {
+		return true
+	}
+	n := 0
+	for _, t := range f.Tags {
+		if slices.Contains(r.Tags, t) {
+			n++
+		}
+	}
+	return n == len(f.Tags) || (!f.AllTags && n > 0)
+}
+
+// Query is a recall request.
+type Query struct {
+	Text    string
+	Filter  Filter
+	K       int
+	Explain bool
+}
+
+// MaxK bounds the number of hits one recall returns.
+const MaxK = 1000
+
+// Hit is one recalled record.
+type Hit struct {
+	ID      string   `json:"id"`
+	Score   float64  `json:"score"`
+	Record  *Record  `json:"record"`
+	Explain *Explain `json:"explain,omitempty"`
+}
+
+// Explain says why a record was recalled.
+type Explain struct {
+	Retrieval    string   `json:"retrieval"`
+	LexicalScore float64  `json:"lexical_score"`
+	BM25         float64  `json:"bm25"`
+	LexicalRank  int      `json:"lexical_rank"`
+	MatchedTerms []string `json:"matched_terms"`
+	QueryTerms   []string `json:"query_terms"`
+}
+
+// Result is the answer to a recall.
+type Result struct {
+	Hits   []Hit   `json:"hits"`
+	TookMS float64 `json:"took_ms"`
+}
+
+// LexicalQuery asks a store for BM25 top-k under a filter.
+type LexicalQuery struct {
+	Terms  []string // folded words, stopwords removed
+	Filter Filter
+	K      int
+}
+
+// LexicalHit is a store's answer: the record, its raw BM25 score (higher is
+// better) and the words of the record that matched.
+type LexicalHit struct {
+	Record       *Record
+	BM25         float64
+	MatchedTerms []string
+}

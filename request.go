@@ -1,0 +1,123 @@
+package mneme
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// RecallRequest is the JSON form of a recall: request files, batch lines
+// and (later) HTTP bodies share it.
+type RecallRequest struct {
+	ID                string   `json:"id,omitempty"` // echoed back in batch results
+	Query             string   `json:"query"`
+	Project           string   `json:"project,omitempty"`
+	Types             []Type   `json:"types,omitempty"`
+	Kinds             []string `json:"kinds,omitempty"`
+	Tags              []string `json:"tags,omitempty"`
+	AllTags           bool     `json:"all_tags,omitempty"`
+	Since             string   `json:"since,omitempty"`
+	Until             string   `json:"until,omitempty"`
+	K                 int      `json:"k,omitempty"`
+	Explain           bool     `json:"explain,omitempty"`
+	IncludeSuperseded bool     `json:"include_superseded,omitempty"`
+}
+
+// DefaultK is the number of hits a recall returns when k is not given.
+const DefaultK = 10
+
+// ToQuery converts the request into a Query at clearance.
+func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
+	q := Query{Text: r.Query, K: r.K, Explain: r.Explain, Filter: Filter{
+		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags,
+		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance}}
+	if q.K == 0 {
+		q.K = DefaultK
+	}
+	for _, b := range []struct {
+		field string
+		in    string
+		out   **time.Time
+	}{{"since", r.Since, &q.Filter.Since}, {"until", r.Until, &q.Filter.Until}} {
+		if b.in == "" {
+			continue
+		}
+		t, err := ParseTime(b.field, b.in, now)
+		if err != nil {
+			return q, err
+		}
+		*b.out = &t
+	}
+	return q, q.Filter.Check()
+}
+
+// DecodeStrict decodes exactly one JSON value from data into v, rejecting
+// unknown fields, wrong types and trailing data with messages that say what
+// to send instead.
+func DecodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return explainJSON(err, v)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Invalid("unexpected data after the JSON object: send one object")
+	}
+	return nil
+}
+
+func explainJSON(err error, v any) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		if typeErr.Field == "" {
+			return Invalid("expected a JSON object, got %s", typeErr.Value)
+		}
+		return Invalid("field %q must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return Invalid("invalid JSON at byte %d: %v", syntaxErr.Offset, err)
+	case errors.Is(err, io.EOF):
+		return Invalid("empty input: send a JSON object")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return Invalid("unknown field %s: allowed fields are %s", field, strings.Join(jsonFields(v), ", "))
+	}
+	return Invalid("invalid JSON: %v", err)
+}
+
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return fmt.Sprintf("a %s", t)
+}
+
+// jsonFields lists the JSON field names of the struct v points to.
+func jsonFields(v any) []string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
+}

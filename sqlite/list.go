@@ -1,0 +1,189 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// where renders f as SQL conditions on the records alias r.
+func where(f mneme.Filter) (string, []any) {
+	var conds []string
+	var args []any
+	add := func(cond string, a ...any) { conds = append(conds, cond); args = append(args, a...) }
+	if f.Project != "" {
+		add("r.project = ?", f.Project)
+	}
+	if len(f.Types) > 0 {
+		add("r.type IN ("+marks(len(f.Types))+")", anys(f.Types)...)
+	}
+	if len(f.Kinds) > 0 {
+		add("r.kind IN ("+marks(len(f.Kinds))+")", anys(f.Kinds)...)
+	}
+	if f.Key != "" {
+		add("r.key = ?", f.Key)
+	}
+	if f.Since != nil {
+		add("r.event_at >= ?", f.Since.UnixNano())
+	}
+	if f.Until != nil {
+		add("r.event_at <= ?", f.Until.UnixNano())
+	}
+	if f.Before != nil {
+		add("r.created_at < ?", f.Before.UnixNano())
+	}
+	if !f.IncludeSuperseded {
+		add("r.status != 'superseded'")
+	}
+	if !f.IncludeExpired {
+		add("(r.expires_at IS NULL OR r.expires_at > ?)", f.Now.UnixNano())
+	}
+	if f.Clearance != mneme.Secret {
+		add("r.sensitivity != 'secret'")
+	}
+	if len(f.Tags) > 0 {
+		in := "SELECT seq FROM record_tags WHERE tag IN (" + marks(len(f.Tags)) + ")"
+		if f.AllTags {
+			in += " GROUP BY seq HAVING count(*) = " + strconv.Itoa(len(f.Tags))
+		}
+		add("r.seq IN ("+in+")", anys(f.Tags)...)
+	}
+	if len(conds) == 0 {
+		return "1", nil
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// List returns a page of records passing f, newest id first.
+func (s *Store) List(ctx context.Context, f mneme.Filter, limit int, cursor string) ([]*mneme.Record, string, error) {
+	cond, args := where(f)
+	if cursor != "" {
+		after, err := base64.RawURLEncoding.DecodeString(cursor)
+		if err != nil || !mneme.ValidID(string(after)) {
+			return nil, "", mneme.Invalid("cursor %q is not one this store gave out: pass next_cursor from the previous page unchanged", cursor)
+		}
+		cond += " AND r.id < ?"
+		args = append(args, string(after))
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT "+columns+" FROM records r WHERE "+cond+" ORDER BY r.id DESC LIMIT ?", append(args, limit+1)...)
+	if err != nil {
+		return nil, "", translate(err, "list records")
+	}
+	recs, err := collect(rows)
+	if err != nil {
+		return nil, "", translate(err, "list records")
+	}
+	next := ""
+	if len(recs) > limit {
+		recs = recs[:limit]
+		next = base64.RawURLEncoding.EncodeToString([]byte(recs[limit-1].ID))
+	}
+	return recs, next, nil
+}
+
+func collect(rows *sql.Rows) ([]*mneme.Record, error) {
+	defer rows.Close()
+	var out []*mneme.Record
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Delete removes the records with the given ids, all or none.
+func (s *Store) Delete(ctx context.Context, ids []string) (int, error) {
+	n := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		n = 0
+		for _, id := range ids {
+			var seq int64
+			if err := tx.QueryRowContext(ctx, "SELECT seq FROM records WHERE id = ?", id).Scan(&seq); err == sql.ErrNoRows {
+				return mneme.Errorf(mneme.ENOTFOUND, "no record with id %s; nothing was forgotten", id)
+			} else if err != nil {
+				return err
+			}
+			if err := deleteSeq(ctx, tx, seq); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, translate(err, "delete records")
+}
+
+func deleteSeq(ctx context.Context, tx *sql.Tx, seq int64) error {
+	if _, err := tx.ExecContext(ctx, "DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "DELETE FROM records WHERE seq = ?", seq)
+	return err
+}
+
+// DeleteExpired removes the records whose TTL ran out at now.
+func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
+	n := 0
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM record_tags WHERE seq IN (SELECT seq FROM records WHERE expires_at <= ?)", now.UnixNano()); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, "DELETE FROM records WHERE expires_at <= ?", now.UnixNano())
+		if err != nil {
+			return err
+		}
+		m, err := res.RowsAffected()
+		n = int(m)
+		return err
+	})
+	return n, translate(err, "prune expired records")
+}
+
+// Stats counts the stored records by project and type.
+func (s *Store) Stats(ctx context.Context, now time.Time) (mneme.Stats, error) {
+	st := mneme.Stats{Projects: []mneme.ProjectStats{}}
+	err := s.db.QueryRowContext(ctx, `SELECT count(*),
+		coalesce(sum(status = 'superseded'), 0), coalesce(sum(expires_at <= ?), 0), coalesce(sum(sensitivity = 'secret'), 0),
+		(SELECT count(*) FROM documents) FROM records`, now.UnixNano()).
+		Scan(&st.Total, &st.Superseded, &st.Expired, &st.Secret, &st.Documents)
+	if err != nil {
+		return st, translate(err, "count records")
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT project, type, count(*) FROM records GROUP BY project, type ORDER BY project, type")
+	if err != nil {
+		return st, translate(err, "count records")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var project, typ string
+		var n int
+		if err := rows.Scan(&project, &typ, &n); err != nil {
+			return st, translate(err, "count records")
+		}
+		if k := len(st.Projects); k == 0 || st.Projects[k-1].Project != project {
+			st.Projects = append(st.Projects, mneme.ProjectStats{Project: project, Types: map[string]int{}})
+		}
+		p := &st.Projects[len(st.Projects)-1]
+		p.Total += n
+		p.Types[typ] = n
+	}
+	return st, translate(rows.Err(), "count records")
+}

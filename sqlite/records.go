@@ -1,0 +1,265 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// columns are the records columns that make up a mneme.Record, in scan order.
+const columns = `r.id, r.project, r.type, r.kind, r.title, r.text, r.tags,
+	r.source_uri, r.source_line_start, r.source_line_end, r.source_parent, r.source_chunk,
+	r.occurred_at, r.created_at, r.updated_at, r.expires_at, r.key, r.status, r.provenance,
+	r.sensitivity, r.session_id, r.run_id, r.speaker, r.links, r.content_hash, r.meta`
+
+type scanner interface{ Scan(...any) error }
+
+func scanRecord(row scanner) (*mneme.Record, error) {
+	var (
+		r                                 mneme.Record
+		tags, links                       string
+		uri, parent                       sql.NullString
+		lineStart, lineEnd, chunk         sql.NullInt64
+		occurred, created, updated, expry sql.NullInt64
+		meta                              sql.NullString
+	)
+	err := row.Scan(&r.ID, &r.Project, &r.Type, &r.Kind, &r.Title, &r.Text, &tags,
+		&uri, &lineStart, &lineEnd, &parent, &chunk,
+		&occurred, &created, &updated, &expry, &r.Key, &r.Status, &r.Provenance,
+		&r.Sensitivity, &r.SessionID, &r.RunID, &r.Speaker, &links, &r.ContentHash, &meta)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(tags), &r.Tags); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(links), &r.Links); err != nil {
+		return nil, err
+	}
+	if uri.Valid || parent.Valid {
+		r.Source = &mneme.Source{URI: uri.String, Parent: parent.String,
+			LineStart: int(lineStart.Int64), LineEnd: int(lineEnd.Int64), Chunk: int(chunk.Int64)}
+	}
+	r.OccurredAt, r.ExpiresAt = fromNullNanos(occurred), fromNullNanos(expry)
+	r.CreatedAt, r.UpdatedAt = fromNanos(created.Int64), fromNanos(updated.Int64)
+	if meta.Valid {
+		r.Meta = json.RawMessage(meta.String)
+	}
+	return &r, nil
+}
+
+// values returns r's column values in the order of columns, then event_at.
+func values(r *mneme.Record) []any {
+	tags, _ := json.Marshal(r.Tags)
+	links, _ := json.Marshal(r.Links)
+	if r.Links == nil {
+		links = []byte("[]")
+	}
+	var uri, parent sql.NullString
+	var lineStart, lineEnd, chunk sql.NullInt64
+	if s := r.Source; s != nil {
+		uri = sql.NullString{String: s.URI, Valid: true}
+		parent = sql.NullString{String: s.Parent, Valid: s.Parent != ""}
+		lineStart = sql.NullInt64{Int64: int64(s.LineStart), Valid: true}
+		lineEnd = sql.NullInt64{Int64: int64(s.LineEnd), Valid: true}
+		chunk = sql.NullInt64{Int64: int64(s.Chunk), Valid: true}
+	}
+	var meta sql.NullString
+	if len(r.Meta) > 0 {
+		meta = sql.NullString{String: string(r.Meta), Valid: true}
+	}
+	return []any{r.ID, r.Project, r.Type, r.Kind, r.Title, r.Text, string(tags),
+		uri, lineStart, lineEnd, parent, chunk,
+		toNullNanos(r.OccurredAt), r.CreatedAt.UnixNano(), r.UpdatedAt.UnixNano(), toNullNanos(r.ExpiresAt),
+		r.Key, r.Status, r.Provenance, r.Sensitivity, r.SessionID, r.RunID, r.Speaker,
+		string(links), r.ContentHash, meta, r.EventTime().UnixNano()}
+}
+
+const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, tags,
+	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
+	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
+	sensitivity, session_id, run_id, speaker, links, content_hash, meta, event_at)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+
+const updateSQL = `UPDATE records SET project=?, type=?, kind=?, title=?, text=?, tags=?,
+	source_uri=?, source_line_start=?, source_line_end=?, source_parent=?, source_chunk=?,
+	occurred_at=?, created_at=?, updated_at=?, expires_at=?, key=?, status=?, provenance=?,
+	sensitivity=?, session_id=?, run_id=?, speaker=?, links=?, content_hash=?, meta=?, event_at=?
+	WHERE id=?`
+
+func toNullNanos(t *time.Time) sql.NullInt64 {
+	if t == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixNano(), Valid: true}
+}
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+func fromNullNanos(n sql.NullInt64) *time.Time {
+	if !n.Valid {
+		return nil
+	}
+	t := fromNanos(n.Int64)
+	return &t
+}
+
+// writer holds the prepared statements of one write transaction.
+type writer struct {
+	ctx context.Context
+	tx  *sql.Tx
+	now time.Time
+}
+
+func (w *writer) insert(r *mneme.Record) error {
+	res, err := w.tx.ExecContext(w.ctx, insertSQL, values(r)...)
+	if err != nil {
+		return err
+	}
+	seq, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	return w.writeTags(seq, r.Tags)
+}
+
+func (w *writer) update(r *mneme.Record) error {
+	v := values(r)
+	if _, err := w.tx.ExecContext(w.ctx, updateSQL, append(v[1:], r.ID)...); err != nil {
+		return err
+	}
+	var seq int64
+	if err := w.tx.QueryRowContext(w.ctx, "SELECT seq FROM records WHERE id = ?", r.ID).Scan(&seq); err != nil {
+		return err
+	}
+	if _, err := w.tx.ExecContext(w.ctx, "DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
+		return err
+	}
+	return w.writeTags(seq, r.Tags)
+}
+
+func (w *writer) writeTags(seq int64, tags []string) error {
+	for _, t := range tags {
+		if _, err := w.tx.ExecContext(w.ctx, "INSERT INTO record_tags (tag, seq) VALUES (?, ?)", t, seq); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// one returns the single record a query selects, or nil.
+func (w *writer) one(query string, args ...any) (*mneme.Record, error) {
+	r, err := scanRecord(w.tx.QueryRowContext(w.ctx, "SELECT "+columns+" FROM records r WHERE "+query, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return r, err
+}
+
+func (w *writer) byHash(project, hash string) (*mneme.Record, error) {
+	return w.one("r.project = ? AND r.content_hash = ? ORDER BY r.status = 'superseded', r.seq DESC LIMIT 1", project, hash)
+}
+
+func (w *writer) apply(o mneme.Outcome, r *mneme.Record, res *mneme.WriteResult) error {
+	switch o {
+	case mneme.Insert:
+		res.Inserted++
+		return w.insert(r)
+	case mneme.Update:
+		res.Updated++
+		return w.update(r)
+	}
+	res.SkippedDuplicates++
+	return nil
+}
+
+// supersede retires the other active records with r's key.
+func (w *writer) supersede(r *mneme.Record) (int, error) {
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = ? AND r.key = ? AND r.status != 'superseded' AND r.id != ?", r.Project, r.Key, r.ID)
+	if err != nil {
+		return 0, err
+	}
+	var olds []*mneme.Record
+	for rows.Next() {
+		old, err := scanRecord(rows)
+		if err != nil {
+			rows.Close()
+			return 0, err
+		}
+		olds = append(olds, old)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, err
+	}
+	for _, old := range olds {
+		mneme.Supersede(old, r, w.now)
+		if _, err := w.tx.ExecContext(w.ctx, "UPDATE records SET status = ?, updated_at = ? WHERE id = ?", old.Status, old.UpdatedAt.UnixNano(), old.ID); err != nil {
+			return 0, err
+		}
+	}
+	return len(olds), nil
+}
+
+// Put writes recs in one transaction.
+func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteMode, now time.Time) (mneme.WriteResult, error) {
+	var res mneme.WriteResult
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res = mneme.WriteResult{Chunks: len(recs)}
+		w := &writer{ctx: ctx, tx: tx, now: now}
+		for _, r := range recs {
+			if err := w.put(r, mode, &res); err != nil {
+				return err
+			}
+		}
+		res.ID = recs[0].ID
+		return nil
+	})
+	return res, translate(err, "write records")
+}
+
+func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResult) error {
+	if mode == mneme.ModeImport {
+		var existing *mneme.Record
+		var err error
+		if r.ID != "" {
+			if existing, err = w.one("r.id = ?", r.ID); err != nil {
+				return err
+			}
+		}
+		dup := false
+		if existing == nil {
+			other, err := w.byHash(r.Project, r.ContentHash)
+			if err != nil {
+				return err
+			}
+			dup = other != nil
+		}
+		return w.apply(mneme.ResolveImport(existing, dup, r, w.now), r, res)
+	}
+	existing, err := w.byHash(r.Project, r.ContentHash)
+	if err != nil {
+		return err
+	}
+	o := mneme.ResolveRemember(existing, r, w.now)
+	if o != mneme.Skip && mneme.Supersedes(r) {
+		n, err := w.supersede(r)
+		if err != nil {
+			return err
+		}
+		res.Superseded += n
+	}
+	return w.apply(o, r, res)
+}
+
+// Get returns the record with the given id.
+func (s *Store) Get(ctx context.Context, id string) (*mneme.Record, error) {
+	r, err := scanRecord(s.db.QueryRowContext(ctx, "SELECT "+columns+" FROM records r WHERE r.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, mneme.Errorf(mneme.ENOTFOUND, "no record with id %s", id)
+	}
+	return r, translate(err, "read record "+id)
+}

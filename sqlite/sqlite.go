@@ -1,0 +1,156 @@
+// Package sqlite is mneme's embedded store: one SQLite file (WAL mode) in
+// the data directory, through the pure-Go modernc.org/sqlite driver.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// FileName is the database file inside the data directory.
+const FileName = "mneme.db"
+
+// busyTimeout is how long a writer waits for another process's transaction.
+const busyTimeout = 30 * time.Second
+
+// Store is the SQLite implementation of mneme.Store.
+type Store struct {
+	db *sql.DB
+}
+
+var _ mneme.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the store in the data directory home and
+// brings its schema up to date.
+func Open(ctx context.Context, home string) (*Store, error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, mneme.Invalid("cannot create the data directory %s: %v; choose another with --home or MNEME_HOME", home, errors.Unwrap(err))
+	}
+	dsn := "file:" + filepath.Join(home, FileName) +
+		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate", busyTimeout.Milliseconds())
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, mneme.InternalError(err, "open database")
+	}
+	s := &Store{db: db}
+	if err := retryBusy(ctx, func() error { return s.setup(ctx) }); err != nil {
+		db.Close()
+		return nil, translate(err, "open the database in "+home)
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// setup switches to WAL (once per file) and applies pending migrations, each
+// in its own immediate transaction, so concurrent first starts are safe.
+func (s *Store) setup(ctx context.Context) error {
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+			return err
+		}
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		var version int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+			return err
+		}
+		if version > len(names) {
+			return mneme.Errorf(mneme.EINVALID, "the database schema (version %d) is newer than this mneme (version %d): upgrade mneme", version, len(names))
+		}
+		for i := version; i < len(names); i++ {
+			body, err := migrations.ReadFile(names[i])
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(names)))
+		return err
+	})
+}
+
+// tx runs fn in one immediate (write-locking) transaction.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return retryBusy(ctx, func() error {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// retryBusy repeats fn while SQLite reports the database busy or locked, so
+// concurrent processes wait their turn instead of failing.
+func retryBusy(ctx context.Context, fn func() error) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(wait*2, 200*time.Millisecond) {
+		err := fn()
+		if !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		code := se.Code() & 0xff
+		return code == sqlite3.SQLITE_BUSY || code == sqlite3.SQLITE_LOCKED
+	}
+	return err != nil && strings.Contains(err.Error(), "database is locked")
+}
+
+// translate turns driver errors into mneme errors; mneme errors pass through.
+func translate(err error, doing string) error {
+	var me *mneme.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &me):
+		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": " + err.Error(), Err: err}
+	case isBusy(err):
+		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": the database stayed busy for " + busyTimeout.String() + "; another process holds a long write, try again", Err: err}
+	}
+	return mneme.InternalError(err, doing)
+}

@@ -1,0 +1,104 @@
+package mneme
+
+import (
+	"context"
+	"time"
+)
+
+// Store persists records and answers lexical queries. Every implementation
+// passes the contract suite in internal/storetest.
+type Store interface {
+	// Put writes recs in one transaction following mode, and stamps ids and
+	// server times with now.
+	Put(ctx context.Context, recs []*Record, mode WriteMode, now time.Time) (WriteResult, error)
+	// Get returns the record with the given id, or ENOTFOUND.
+	Get(ctx context.Context, id string) (*Record, error)
+	// List returns up to limit records passing f, newest first, and the
+	// cursor of the next page ("" at the end).
+	List(ctx context.Context, f Filter, limit int, cursor string) ([]*Record, string, error)
+	// Search returns the BM25 top-k among the records passing q.Filter.
+	Search(ctx context.Context, q LexicalQuery) ([]LexicalHit, error)
+	// Delete removes the records with the given ids, all or none: ENOTFOUND
+	// names a missing id.
+	Delete(ctx context.Context, ids []string) (int, error)
+	// DeleteExpired removes the records whose TTL ran out at now.
+	DeleteExpired(ctx context.Context, now time.Time) (int, error)
+	// Stats counts the stored records.
+	Stats(ctx context.Context, now time.Time) (Stats, error)
+
+	// Document returns the ingested document at (project, uri), or ENOTFOUND.
+	Document(ctx context.Context, project, uri string) (*Document, error)
+	// Documents lists the documents of project whose URI starts with prefix.
+	Documents(ctx context.Context, project, prefix string) ([]Document, error)
+	// PutDocument replaces the chunks of doc in one transaction: chunks whose
+	// text is unchanged keep their ids, chunks no longer present are deleted.
+	PutDocument(ctx context.Context, doc *Document, chunks []*Record, now time.Time) (WriteResult, error)
+	// DeleteDocument removes a document and its chunks.
+	DeleteDocument(ctx context.Context, id string) (int, error)
+
+	Close() error
+}
+
+// WriteMode says how Put treats records that already exist.
+type WriteMode int
+
+const (
+	// ModeRemember assigns new ids, dedupes by content hash within the
+	// project and supersedes active records with the same key.
+	ModeRemember WriteMode = iota
+	// ModeImport keeps ids, status and links as given: an identical record is
+	// skipped, a changed one updated.
+	ModeImport
+)
+
+// WriteResult counts what a write did.
+type WriteResult struct {
+	ID                string `json:"id,omitempty"`
+	Inserted          int    `json:"inserted"`
+	Updated           int    `json:"updated"`
+	SkippedDuplicates int    `json:"skipped_duplicates"`
+	Superseded        int    `json:"superseded,omitempty"`
+	Deleted           int    `json:"deleted,omitempty"`
+	Chunks            int    `json:"chunks"`
+}
+
+// Add accumulates o into w.
+func (w *WriteResult) Add(o WriteResult) {
+	if w.ID == "" {
+		w.ID = o.ID
+	}
+	w.Inserted += o.Inserted
+	w.Updated += o.Updated
+	w.SkippedDuplicates += o.SkippedDuplicates
+	w.Superseded += o.Superseded
+	w.Deleted += o.Deleted
+	w.Chunks += o.Chunks
+}
+
+// Document is an ingested file: its chunks are records whose source names it.
+type Document struct {
+	ID        string    `json:"id"`
+	Project   string    `json:"project"`
+	URI       string    `json:"uri"`
+	Hash      string    `json:"hash"`   // sha256 of the file bytes
+	Chunks    int       `json:"chunks"` // chunk records written for it
+	Intact    bool      `json:"-"`      // all its chunks are still stored (none forgotten since)
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Stats are record counts.
+type Stats struct {
+	Total      int            `json:"total"`
+	Superseded int            `json:"superseded"`
+	Expired    int            `json:"expired"`
+	Secret     int            `json:"secret"`
+	Documents  int            `json:"documents"`
+	Projects   []ProjectStats `json:"projects"`
+}
+
+// ProjectStats counts one project's records by type.
+type ProjectStats struct {
+	Project string         `json:"project"`
+	Total   int            `json:"total"`
+	Types   map[string]int `json:"types"`
+}
