@@ -120,11 +120,12 @@ func (r *Record) Visible(clearance Sensitivity) bool {
 }
 
 // sameContent reports whether a and b carry the same content and metadata,
-// ignoring identity and server times: an import or a remember of such a
-// record changes nothing.
+// ignoring identity, server times and text layout (the content hash stands
+// for the text): an import or a remember of such a record changes nothing.
 func sameContent(a, b *Record) bool {
 	x, y := *a, *b
 	x.ID, y.ID = "", ""
+	x.Text, y.Text = "", ""
 	x.CreatedAt, y.CreatedAt = time.Time{}, time.Time{}
 	x.UpdatedAt, y.UpdatedAt = time.Time{}, time.Time{}
 	ja, _ := json.Marshal(x)

@@ -61,8 +61,8 @@ func parseEnum[T ~string](field, s string, allowed []T) (T, error) {
 	return "", Invalid("%s %q is not valid: use one of %s", field, s, strings.Join(names, ", "))
 }
 
-// NormalizeTags trims, lowercases and de-duplicates tags, keeping first-seen
-// order, and rejects tags that cannot round-trip through a comma list.
+// NormalizeTags trims, lowercases, de-duplicates and sorts tags (a set), and
+// rejects tags that cannot round-trip through a comma list.
 func NormalizeTags(tags []string) ([]string, error) {
 	out := make([]string, 0, len(tags))
 	for _, t := range tags {
@@ -81,6 +81,7 @@ func NormalizeTags(tags []string) ([]string, error) {
 	if len(out) > MaxTags {
 		return nil, Invalid("%d tags is more than the limit of %d: keep the tags that matter for filtering", len(out), MaxTags)
 	}
+	slices.Sort(out)
 	return out, nil
 }
 

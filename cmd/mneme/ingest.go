@@ -33,7 +33,7 @@ func runIngest(a *app, args []string) error {
 	fs.StringVar(&sens, "sensitivity", "internal", "public, internal or secret")
 	fs.BoolVar(&o.Redact, "redact", false, "mask credentials found in files instead of refusing")
 	fs.IntVar(&o.MaxTokens, "chunk-tokens", 400, "target chunk size in tokens")
-	fs.IntVar(&o.OverlapTokens, "overlap", 50, "tokens repeated between neighbouring chunks (0 for none)")
+	fs.IntVar(&o.OverlapTokens, "overlap", -1, "tokens repeated between neighbouring chunks (default 1/8 of --chunk-tokens, at most 50; 0 for none)")
 	sync := fs.Bool("sync", false, "also forget files under the given directories that no longer exist")
 	maxSize := fs.Int64("max-file-size", 10<<20, "skip files larger than this many bytes")
 	pos, err := a.parse(fs, args)
@@ -43,8 +43,11 @@ func runIngest(a *app, args []string) error {
 	if len(pos) == 0 {
 		return mneme.Invalid("no paths given: mneme ingest docs/ README.md")
 	}
-	if o.OverlapTokens == 0 {
-		o.OverlapTokens = -1 // the engine reads 0 as "default"
+	switch o.OverlapTokens { // the engine reads 0 as "default" and negative as "none"
+	case -1:
+		o.OverlapTokens = 0
+	case 0:
+		o.OverlapTokens = -1
 	}
 	o.Tags, o.Sensitivity = tags, mneme.Sensitivity(sens)
 	if _, err := mneme.ParseSensitivity(sens); err != nil {

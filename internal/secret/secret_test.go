@@ -1,0 +1,256 @@
+package secret
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Example secrets are made up. Vendor prefixes are split with + so that this
+// file does not itself look like a leaked token to push-protection scanners.
+var (
+	awsID     = "AKIAIOSFODNN7EXAMPLE" // AWS's documented example
+	awsSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	ghp       = "gh" + "p_" + "Zq8Rt2Lm5Nv1Xc7Bk3Jh9Gf4Ds6Aw0Pe8Yu2Ti"
+	ghPAT     = "github" + "_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz012345"
+	xoxb      = "xo" + "xb-" + "1234567890-0987654321-AbCdEfGhIjKlMnOp"
+	slackHook = "T0000FAKE/B0000FAKE/" + "AbCdEfGhIjKlMnOpQrStUvWx"
+	openai    = "s" + "k-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+	openaiOld = "s" + "k-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBaZx9Yw8Vu7Ts6"
+	anthropic = "s" + "k-ant-" + "api03-Fake0Key1For2Tests3Only4Abc5Def6Ghi7Jkl8-AA"
+	google    = "AI" + "za" + "SyFAKE0123456789abcdefghijklmnopqrs"
+	stripe    = "s" + "k_live_" + "51FakeKeyForTests0123456789abc"
+	stripeRK  = "r" + "k_live_" + "51FakeRestricted0123456789"
+	jwt       = "ey" + "JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." +
+		"eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0." +
+		"SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+	pemBody = "MIIEowIBAAKCAQEAfakefakefakefakefakefakefakefakefakefakefakefake\n" +
+		"dGhpcyBpcyBub3QgYSByZWFsIGtleSwganVzdCBhIHRlc3QgZml4dHVyZQ==\n"
+)
+
+func pem(label, body string) string {
+	return "-----" + "BEGIN " + label + "-----\n" + body + "-----END " + label + "-----"
+}
+
+func TestScan(t *testing.T) {
+	rsa := pem("RSA PRIVATE KEY", pemBody)
+	tests := []struct {
+		name, in string
+		want     []string // "kind=value"
+	}{
+		// private keys
+		{"pem rsa", "key:\n" + rsa + "\nthanks", []string{"private-key=" + rsa}},
+		{"pem ec", pem("EC PRIVATE KEY", pemBody), []string{"private-key=" + pem("EC PRIVATE KEY", pemBody)}},
+		{"pem openssh", pem("OPENSSH PRIVATE KEY", pemBody), []string{"private-key=" + pem("OPENSSH PRIVATE KEY", pemBody)}},
+		{"pem dsa", pem("DSA PRIVATE KEY", pemBody), []string{"private-key=" + pem("DSA PRIVATE KEY", pemBody)}},
+		{"pem pkcs8 encrypted", pem("ENCRYPTED PRIVATE KEY", pemBody), []string{"private-key=" + pem("ENCRYPTED PRIVATE KEY", pemBody)}},
+		{"pem pgp", pem("PGP PRIVATE KEY BLOCK", "Version: GnuPG v2\n\n"+pemBody),
+			[]string{"private-key=" + pem("PGP PRIVATE KEY BLOCK", "Version: GnuPG v2\n\n"+pemBody)}},
+		{"pem legacy encrypted", pem("RSA PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0123456789ABCDEF\n\n"+pemBody),
+			[]string{"private-key=" + pem("RSA PRIVATE KEY", "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0123456789ABCDEF\n\n"+pemBody)}},
+		{"pem truncated", "-----" + "BEGIN PRIVATE KEY-----\n" + pemBody + "\nThat was all I had.",
+			[]string{"private-key=-----" + "BEGIN PRIVATE KEY-----\n" + strings.TrimSpace(pemBody)}},
+		{"pem in json", `{"private_key": "-----` + `BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----\n"}`,
+			[]string{`private-key=-----` + `BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----\n`}},
+		{"public key and cert ignored", "-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----\n-----BEGIN CERTIFICATE-----", nil},
+
+		// vendor tokens
+		{"aws key id", "id " + awsID + " in prod", []string{"aws-access-key-id=" + awsID}},
+		{"aws key id glued to word", "X" + awsID, nil},
+		{"aws asia", "ASIAY34FZKBOKMUTVV7A", []string{"aws-access-key-id=ASIAY34FZKBOKMUTVV7A"}},
+		{"aws filler", "AKIAXXXXXXXXXXXXXXXX", nil},
+		{"aws secret assigned", "aws_secret_access_key = " + awsSecret, []string{"aws-secret-access-key=" + awsSecret}},
+		{"aws secret json", `"SecretAccessKey": "` + awsSecret + `"`, []string{"aws-secret-access-key=" + awsSecret}},
+		{"aws pair on one line", awsID + " / " + awsSecret,
+			[]string{"aws-access-key-id=" + awsID, "aws-secret-access-key=" + awsSecret}},
+		{"git sha is not an aws secret", awsID + " at commit 3f786850e387550fdab836ed7e6dc881de23001b", []string{"aws-access-key-id=" + awsID}},
+		{"github classic", "GITHUB_TOKEN=" + ghp, []string{"github-token=" + ghp}},
+		{"github fine grained", "use " + ghPAT, []string{"github-token=" + ghPAT}},
+		{"github too short", "gh" + "p_abc123", nil},
+		{"slack bot", "token " + xoxb + " ok", []string{"slack-token=" + xoxb}},
+		{"slack webhook", "post to https://hooks.slack.com/services/" + slackHook, []string{"slack-token=" + slackHook}},
+		{"openai project", "OPENAI_API_KEY=" + openai, []string{"openai-key=" + openai}},
+		{"openai legacy quoted", `key = "` + openaiOld + `"`, []string{"openai-key=" + openaiOld}},
+		{"sk- inside words", "run the disk-cleanup task-runner and sk-learn-text-classification-pipeline", nil},
+		{"anthropic", "ANTHROPIC_API_KEY='" + anthropic + "'", []string{"anthropic-key=" + anthropic}},
+		{"google", "maps key " + google + ".", []string{"google-api-key=" + google}},
+		{"stripe", "stripe: " + stripe + ", restricted " + stripeRK, []string{"stripe-key=" + stripe, "stripe-key=" + stripeRK}},
+		{"jwt", "Authorization: Bearer " + jwt, []string{"jwt=" + jwt}},
+		{"unsigned jwt", "ey" + "JhbGciOiJub25lIn0.eyJzdWIiOiIxMjMifQ.", nil},
+
+		// password assignments
+		{"password unquoted", "password=hunter2", []string{"password-assignment=hunter2"}},
+		{"passwd yaml", "db:\n  passwd: hunter2\n", []string{"password-assignment=hunter2"}},
+		{"pwd quoted", `pwd = "p@ss w0rd"`, []string{"password-assignment=p@ss w0rd"}},
+		{"env upper with command", "PGPASSWORD=Tr0ub4dor psql -h db", []string{"password-assignment=Tr0ub4dor"}},
+		{"json password", `{"user":"bob","password":"c0rrect-h0rse"}`, []string{"password-assignment=c0rrect-h0rse"}},
+		{"escaped json", `"{\"password\":\"hunter2\"}"`, []string{"password-assignment=hunter2"}},
+		{"camel case key", "dbPassword: 's3cret'", []string{"password-assignment=s3cret"}},
+		{"one char password", "password: 7", []string{"password-assignment=7"}},
+		{"xml", "<password>hunter2</password>", []string{"password-assignment=hunter2"}},
+		{"query string", "https://x.test/login?user=bob&password=hunter2&next=/", []string{"password-assignment=hunter2"}},
+		{"python annotated", `password: str = "hunter22"`, []string{"password-assignment=hunter22"}},
+		{"multiline yaml", "user: bob\npassword: hunter2\nhost: db\n", []string{"password-assignment=hunter2"}},
+		{"empty password", "password=\npassword: \"\"", nil},
+		{"placeholders", "password=<password> pwd=${PASSWORD} passwd=$PASSWORD password=*** password=xxx " +
+			"password=... password=your-password-here password=changeme password: null", nil},
+		{"prose", "reset the password in the admin panel; the token expires after 1h", nil},
+		{"prose with colon", "Password: see the vault for details", nil},
+		{"key continues", "password_hash=abc123 password_min_length: 12 max_tokens: 4096 tokenizer=bpe", nil},
+		{"code references", "password = os.getenv(\"PW\")\npassword: process.env.DB_PASSWORD\npassword=$(cat pw.txt)", nil},
+		{"type annotation only", "password: string;", nil},
+		{"pwd is a directory", "PWD=/home/bob\nOLDPWD=~/src", nil},
+		{"variable use", `echo "$PASSWORD: set"`, nil},
+
+		// generic secret assignments
+		{"api key", "api_key=abcd1234efgh5678", []string{"generic-secret-assignment=abcd1234efgh5678"}},
+		{"client secret yaml", "client_secret: 'Zm9vYmFyYmF6cXV4'", []string{"generic-secret-assignment=Zm9vYmFyYmF6cXV4"}},
+		{"access token json", `{"access_token": "ya29.a0AfH6SMBx3"}`, []string{"generic-secret-assignment=ya29.a0AfH6SMBx3"}},
+		{"auth token env", "AUTH_TOKEN=9f8e7d6c5b4a", []string{"generic-secret-assignment=9f8e7d6c5b4a"}},
+		{"secret key", "SECRET_KEY = \"django-insecure-abc123\"", []string{"generic-secret-assignment=django-insecure-abc123"}},
+		{"private key assignment", "private_key: k3y-mat3rial-here1", []string{"generic-secret-assignment=k3y-mat3rial-here1"}},
+		{"apikey header", "x-api-key: 0123abcd4567efgh", []string{"generic-secret-assignment=0123abcd4567efgh"}},
+		{"generic too short", "api_key=abc123 token: 1234567", nil},
+		{"generic all digits", "token: 1234567890", nil},
+		{"generic placeholder", "api_key=YOUR_API_KEY client_secret=<client-secret> token=${{ secrets.TOKEN }}", nil},
+		{"generic holding vendor key", "api_key: " + google, []string{"google-api-key=" + google}},
+		{"bearer opaque", "curl -H 'Authorization: Bearer 0pAqUe7oKeN123456'", []string{"generic-secret-assignment=0pAqUe7oKeN123456"}},
+		{"bearer in prose", "Bearer tokens are sent in the Authorization header", nil},
+
+		// connection strings
+		{"postgres", "postgres://user:pass@host:5432/db", []string{"connection-string-password=pass"}},
+		{"mongodb srv with at", "mongodb+srv://admin:p@ss%21w0rd@cluster0.example.net/", []string{"connection-string-password=p@ss%21w0rd"}},
+		{"redis no user", "redis://:Sup3rS3cret@cache:6379", []string{"connection-string-password=Sup3rS3cret"}},
+		{"conn placeholder", "postgres://user:<password>@host postgres://user:${DB_PASS}@host mysql://root:password@db", nil},
+		{"url without password", "https://bob@example.com/x and https://example.com:8443/a@b", nil},
+
+		// layout
+		{"lines and order", "first\npassword=hunter2\n\n" + awsID + "\n",
+			[]string{"password-assignment=hunter2", "aws-access-key-id=" + awsID}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, f := range Scan(tc.in) {
+				got = append(got, f.Kind+"="+tc.in[f.Start:f.End])
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Scan(%q)\n got  %q\n want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLines(t *testing.T) {
+	in := "a\npassword=hunter2\n\nb " + awsID + "\n" + pem("EC PRIVATE KEY", pemBody)
+	var lines []int
+	for _, f := range Scan(in) {
+		lines = append(lines, f.Line)
+	}
+	if want := []int{2, 4, 5}; !slices.Equal(lines, want) {
+		t.Fatalf("lines = %v, want %v", lines, want)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	in := "note\npassword: \"hunter2\"\nAWS " + awsID + " " + awsSecret + "\n" +
+		"db postgres://app:Sup3rS3cret@db:5432/x\n" + pem("OPENSSH PRIVATE KEY", pemBody) + "\nbye"
+	want := "note\npassword: \"[REDACTED:password-assignment]\"\nAWS [REDACTED:aws-access-key-id] [REDACTED:aws-secret-access-key]\n" +
+		"db postgres://app:[REDACTED:connection-string-password]@db:5432/x\n[REDACTED:private-key]\nbye"
+	out, fs := Redact(in)
+	if out != want {
+		t.Fatalf("Redact:\n got  %q\n want %q", out, want)
+	}
+	if len(fs) != 5 {
+		t.Fatalf("findings = %d, want 5", len(fs))
+	}
+	for _, f := range fs {
+		if v := in[f.Start:f.End]; strings.Contains(out, v) {
+			t.Errorf("redacted output still holds %s value %q", f.Kind, v)
+		}
+	}
+	if again := Scan(out); again != nil {
+		t.Errorf("rescan of redacted text found %v", again)
+	}
+	if out, fs := Redact("nothing to see"); out != "nothing to see" || fs != nil {
+		t.Errorf("Redact on clean text = %q, %v", out, fs)
+	}
+}
+
+func TestRedactEveryKind(t *testing.T) {
+	secrets := []string{ghp, ghPAT, xoxb, openai, openaiOld, anthropic, google, stripe, stripeRK, jwt, awsID}
+	in := strings.Join(secrets, "\n") + "\nhttps://hooks.slack.com/services/" + slackHook
+	out, fs := Redact(in)
+	if len(fs) != len(secrets)+1 {
+		t.Fatalf("found %d, want %d: %v", len(fs), len(secrets)+1, fs)
+	}
+	for _, v := range append(secrets, slackHook) {
+		if strings.Contains(out, v) {
+			t.Errorf("redacted output still holds %q", v)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+	}{
+		{"", "no secrets"},
+		{"x\nx\n" + awsID + "\n\n\n\npassword=hunter2", "an AWS access key id on line 3 and a password assignment on line 7"},
+		{ghp + "\n\n" + ghp + "\napi_key=abcd1234efgh", "2 GitHub tokens on lines 1 and 3 and a secret assignment on line 4"},
+		{"password=a password=b\npassword=c", "3 password assignments on lines 1 and 2"},
+	} {
+		if got := Describe(Scan(tc.in)); got != tc.want {
+			t.Errorf("Describe(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzScan checks invariants on arbitrary input. Redacting must leave nothing
+// that still scans as a secret: every masked value becomes a "[REDACTED:…]"
+// marker, which the detectors treat as a placeholder.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{"password=hunter2", awsID + " " + awsSecret, pem("RSA PRIVATE KEY", pemBody),
+		"postgres://u:p@h", `{"api_key": "` + google + `"}`, "Bearer " + jwt, ghp, xoxb, openai, anthropic,
+		"<password>x</password>", `"{\"token\":\"abcdefgh1\"}"`, "password: str = 'x'", stripe} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		fs := Scan(in)
+		end := 0
+		for _, f := range fs {
+			if f.Start < end || f.End <= f.Start || f.End > len(in) {
+				t.Fatalf("bad range %+v after %d in %q", f, end, in)
+			}
+			if want := 1 + strings.Count(in[:f.Start], "\n"); f.Line != want {
+				t.Fatalf("line %d, want %d", f.Line, want)
+			}
+			if _, ok := kinds[f.Kind]; !ok {
+				t.Fatalf("unknown kind %q", f.Kind)
+			}
+			end = f.End
+		}
+		out, _ := Redact(in)
+		if again := Scan(out); again != nil {
+			t.Fatalf("Redact(%q) = %q still has %+v", in, out, again)
+		}
+		_ = Describe(fs)
+	})
+}
+
+func BenchmarkScan(b *testing.B) {
+	// Mixed notes, code and config that hit every anchor without many secrets.
+	chunk := "Meeting notes: reset the password in the admin panel; the token expires after 1h.\n" +
+		"See https://docs.example.com/api/v1/keys?page=2 and the monkey-patched tokenizer.\n" +
+		"func load(key string) (string, error) { return os.Getenv(key), nil } // secret sauce\n" +
+		"config:\n  password_hash: bcrypt\n  max_tokens: 4096\n  api_key: ${API_KEY}\n" +
+		"The task-runner uses disk-cache; AIzaSy is not enough; ghost_user and xoxo.\n" +
+		"Bearer tokens are sent in headers. -----BEGIN CERTIFICATE----- eyJ is base64 for {\".\n"
+	text := strings.Repeat(chunk, (1<<20)/len(chunk)+1)[:1<<20]
+	text = text[:len(text)/2] + "password=hunter2 " + awsID + text[len(text)/2+25:]
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		Scan(text)
+	}
+}
