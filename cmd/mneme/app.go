@@ -114,11 +114,17 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			cmd := commands[a.name]
 			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nFlags:\n", cmd.usage, cmd.summary)
-			fs.SetOutput(a.stdout)
-			fs.PrintDefaults()
+			fs.VisitAll(func(f *flag.Flag) {
+				kind, usage := flag.UnquoteUsage(f)
+				if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "-1" {
+					usage += fmt.Sprintf(" (default %s)", f.DefValue)
+				}
+				fmt.Fprintf(a.stdout, "  --%s %s\n      %s\n", f.Name, kind, usage)
+			})
 			return nil, err
 		}
 		if err != nil {
+			a.json = a.json || hasJSONFlag(args)
 			return nil, mneme.Invalid("%v: run `mneme %s -h` for the flags", err, a.name)
 		}
 		rest := fs.Args()

@@ -82,10 +82,10 @@ type writeJSON struct {
 type recallJSON struct {
 	ID   string `json:"id"`
 	Hits []struct {
-		ID      string                 `json:"id"`
-		Score   float64                `json:"score"`
-		Record  map[string]any         `json:"record"`
-		Explain map[string]any         `json:"explain"`
+		ID      string         `json:"id"`
+		Score   float64        `json:"score"`
+		Record  map[string]any `json:"record"`
+		Explain map[string]any `json:"explain"`
 	} `json:"hits"`
 	TookMS *float64 `json:"took_ms"`
 }
@@ -267,7 +267,7 @@ func TestIngest(t *testing.T) {
 	write("logo.bin", "\x00\x01\x02binary")
 	type ingestJSON struct {
 		Files, Unchanged, Inserted, Updated, Deleted int
-		Removed                                       int `json:"removed_documents"`
+		Removed                                      int `json:"removed_documents"`
 	}
 	first := decode[ingestJSON](t, ok(t, home, "ingest", repo, "--project", "repo", "--chunk-tokens", "20", "--json"))
 	if first.Files != 2 || first.Inserted < 3 {

@@ -146,7 +146,7 @@ func (s *scanner) assignment(sep, vs int, colon bool) int {
 	}
 	vs, ve, quoted := valueAt(t, skipBlank(t, vs))
 	v := t[vs:ve]
-	if !quoted && colon && typeWords[strings.ToLower(v)] { // password: str = "…"
+	if !quoted && colon && typeWord(v) { // password: str = "…"
 		k := skipBlank(t, ve)
 		if !strings.HasPrefix(t[k:], "=") || strings.HasPrefix(t[k:], "==") {
 			return 0
@@ -179,8 +179,15 @@ func (s *scanner) value(kind, v string, vs int, aws, pwd bool) {
 	}
 }
 
-var typeWords = map[string]bool{"str": true, "string": true, "bytes": true, "[]byte": true,
-	"secretstr": true, "secretstring": true, "text": true, "any": true}
+// typeWord reports a type annotation such as `password: str`.
+func typeWord(v string) bool {
+	for _, w := range [...]string{"str", "string", "bytes", "[]byte", "secretstr", "secretstring", "text", "any"} {
+		if strings.EqualFold(v, w) {
+			return true
+		}
+	}
+	return false
+}
 
 func skipBlank(t string, i int) int {
 	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {

@@ -1,0 +1,108 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestBadInput: each bad input exits 2 (ENOTFOUND: 1) with a message that
+// names the problem, and leaves the store exactly as it was.
+func TestBadInput(t *testing.T) {
+	home := t.TempDir()
+	id := decode[writeJSON](t, ok(t, home, "remember", "seed memory", "--json")).ID
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o600)
+		return p
+	}
+	huge := strings.Repeat("a", 1<<20+1)
+	notDir := file("plain-file", "x")
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"empty text", "", []string{"remember", ""}, 2, "text is empty"},
+		{"whitespace text", "", []string{"remember", "  \t\n "}, 2, "text is empty"},
+		{"invalid utf-8", "bad \xff\xfe bytes", []string{"remember", "-"}, 2, "not valid UTF-8"},
+		{"text over limit", huge, []string{"remember", "-"}, 2, "over the 1048576-byte limit"},
+		{"unknown type", "", []string{"remember", "x", "--type", "memoir"}, 2, `type "memoir" is not valid: use one of episodic, semantic, procedural`},
+		{"unknown status", "", []string{"remember", "x", "--status", "done"}, 2, `status "done" is not valid`},
+		{"unknown sensitivity", "", []string{"remember", "x", "--sensitivity", "top"}, 2, `sensitivity "top" is not valid`},
+		{"unknown provenance", "", []string{"remember", "x", "--provenance", "rumour"}, 2, `provenance "rumour" is not valid`},
+		{"bad project", "", []string{"remember", "x", "--project", "My Project"}, 2, `project "My Project" is not a valid name`},
+		{"bad project in recall", "", []string{"recall", "x", "--project", "-x"}, 2, "not a valid name"},
+		{"since after until", "", []string{"recall", "x", "--since", "2026-02-01", "--until", "2026-01-01"}, 2, "is after until"},
+		{"bad time", "", []string{"remember", "x", "--at", "last tuesday"}, 2, `at "last tuesday" is not a time`},
+		{"bad since", "", []string{"recall", "x", "--since", "soon"}, 2, `since "soon" is not a time`},
+		{"bad ttl", "", []string{"remember", "x", "--ttl", "forever"}, 2, `ttl "forever" is not a positive duration`},
+		{"negative ttl", "", []string{"remember", "x", "--ttl", "-5m"}, 2, "not a positive duration"},
+		{"k zero", "", []string{"recall", "x", "--k", "0"}, 2, "--k 0 must be at least 1"},
+		{"k negative", "", []string{"recall", "x", "--k", "-3"}, 2, "must be at least 1"},
+		{"k not a number", "", []string{"recall", "x", "--k", "ten"}, 2, "invalid value"},
+		{"unknown flag", "", []string{"recall", "x", "--colour"}, 2, "flag provided but not defined: -colour"},
+		{"unknown command", "", []string{"remembr", "x"}, 2, `unknown command "remembr"`},
+		{"bad meta", "", []string{"remember", "x", "--meta", "novalue"}, 2, "is not key=value"},
+		{"query of stopwords only punctuation", "", []string{"recall", "?!"}, 2, "has no words"},
+		{"request unknown field", "", []string{"recall", "--request", file("r1.json", `{"query":"x","limit":3}`)}, 2, `unknown field "limit": allowed fields are id, query, project`},
+		{"request wrong type", "", []string{"recall", "--request", file("r2.json", `{"query":"x","k":"3"}`)}, 2, `field "k" must be a number, not string`},
+		{"request two objects", "", []string{"recall", "--request", file("r3.json", `{"query":"x"} {"query":"y"}`)}, 2, "send one object"},
+		{"request since after until", "", []string{"recall", "--request", file("r4.json", `{"query":"x","since":"2026-02-01","until":"2026-01-01"}`)}, 2, "is after until"},
+		{"batch bad line", "", []string{"recall", "--batch", file("b.jsonl", "{\"query\":\"x\"}\n{\"query\":\"y\",\"k\":[1]}\n")}, 2, "line 2: field \"k\" must be a number"},
+		{"batch negative k", "", []string{"recall", "--batch", file("b2.jsonl", "{\"query\":\"x\",\"k\":-1}\n")}, 2, "line 1: k -1 must be at least 1"},
+		{"import unknown field", "", []string{"import", file("i1.jsonl", "{\"text\":\"fine\"}\n{\"text\":\"x\",\"colour\":\"red\"}\n")}, 2, `line 2: unknown field "colour"`},
+		{"import wrong type", "", []string{"import", file("i2.jsonl", `{"text":"x","tags":"a"}`)}, 2, `line 1: field "tags" must be an array`},
+		{"import bad enum", "", []string{"import", file("i3.jsonl", "{\"text\":\"ok\"}\n\n{\"text\":\"x\",\"type\":\"dream\"}\n")}, 2, `line 3: type "dream" is not valid`},
+		{"import bad json", "", []string{"import", file("i4.jsonl", `{"text":`)}, 2, "line 1: "},
+		{"import credential", "", []string{"import", file("i5.jsonl", "{\"text\":\"ok one\"}\n{\"text\":\"token ghp_abcdefghijklmnopqrstuvwxyz0123456789\"}\n")}, 2, "line 2: the text contains a credential"},
+		{"import hash mismatch", "", []string{"import", file("i6.jsonl", `{"text":"x","content_hash":"abc"}`)}, 2, "content_hash does not match"},
+		{"get unknown id", "", []string{"get", "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}, 1, "no record with id"},
+		{"get malformed id", "", []string{"get", "nope"}, 2, "is not a record id"},
+		{"forget unknown id", "", []string{"forget", id, "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}, 1, "nothing was forgotten"},
+		{"forget nothing", "", []string{"forget"}, 2, "no ids given"},
+		{"bad cursor", "", []string{"list", "--cursor", "zzz"}, 2, "cursor"},
+		{"bad limit", "", []string{"list", "--limit", "0"}, 2, "limit 0 is out of range"},
+		{"ingest missing path", "", []string{"ingest", filepath.Join(dir, "nope")}, 2, "nope"},
+		{"ingest bad chunk size", "", []string{"ingest", dir, "--chunk-tokens", "4"}, 2, "chunk size 4"},
+		{"prune without mode", "", []string{"prune"}, 2, "--expired"},
+		{"home cannot be created", "", []string{"remember", "x", "--home", filepath.Join(notDir, "sub")}, 2, "cannot create the data directory"},
+	}
+	before := ok(t, home, "export", "--clearance", "secret")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := mneme(t, home, c.stdin, append(c.args, "--json")...)
+			if r.code != c.code {
+				t.Fatalf("exit %d, want %d; stderr %s", r.code, c.code, r.stderr)
+			}
+			e := decode[struct{ Error struct{ Code, Message string } }](t, r.stderr).Error
+			if !strings.HasPrefix(e.Code, "E") || !strings.Contains(e.Message, c.want) {
+				t.Fatalf("stderr = %s\nwant a JSON error containing %q", r.stderr, c.want)
+			}
+			if r.stdout != "" {
+				t.Fatalf("stdout = %q, want nothing", r.stdout)
+			}
+			if after := ok(t, home, "export", "--clearance", "secret"); after != before {
+				t.Fatalf("the store changed:\n%s\n---\n%s", before, after)
+			}
+		})
+	}
+}
+
+func TestHumanErrorsAndHelp(t *testing.T) {
+	home := t.TempDir()
+	r := mneme(t, home, "", "remember", "")
+	if r.code != 2 || r.stderr != "mneme remember: text is empty: give the memory some text\n" {
+		t.Fatalf("human error = %d %q", r.code, r.stderr)
+	}
+	if r := mneme(t, home, "", "recall", "-h"); r.code != 0 || !strings.Contains(r.stdout, "--all-tags") {
+		t.Fatalf("recall -h = %d %q", r.code, r.stdout)
+	}
+	if r := mneme(t, home, "", "help"); r.code != 0 || !strings.Contains(r.stdout, "remember") {
+		t.Fatalf("help = %d %q", r.code, r.stdout)
+	}
+}
