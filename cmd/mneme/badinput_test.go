@@ -79,7 +79,9 @@ func TestBadInput(t *testing.T) {
 			if r.code != c.code {
 				t.Fatalf("exit %d, want %d; stderr %s", r.code, c.code, r.stderr)
 			}
-			e := decode[struct{ Error struct{ Code, Message string } }](t, r.stderr).Error
+			e := decode[struct {
+				Error struct{ Code, Message string }
+			}](t, r.stderr).Error
 			if !strings.HasPrefix(e.Code, "E") || !strings.Contains(e.Message, c.want) {
 				t.Fatalf("stderr = %s\nwant a JSON error containing %q", r.stderr, c.want)
 			}

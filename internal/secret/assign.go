@@ -34,8 +34,8 @@ func (s *scanner) assignments() {
 			return 0
 		}
 		name, _, ok := strings.Cut(t[j+2:min(len(t), j+40)], ">")
-		if kind, aws, pwd := keyName(name, ""); ok && kind != "" && strings.HasSuffix(t[:o+1], "<"+name+">") {
-			s.value(kind, t[o+1:j], o+1, aws, pwd)
+		if kind, flags := keyName(name, ""); ok && kind != "" && strings.HasSuffix(t[:o+1], "<"+name+">") {
+			s.value(kind, t[o+1:j], o+1, flags, true)
 		}
 		return 0
 	})
@@ -59,13 +59,19 @@ const (
 	kindGeneric  = "generic-secret-assignment"
 )
 
+// Key name flags.
+const (
+	awsName  = 1 << iota // may hold an AWS secret access key
+	pwdName              // *pwd: a value that is a path is a directory
+	bareName             // PWD or OLDPWD, the shell's working directory: only a quoted value counts
+)
+
 // keyName classifies a key name (any case) by its last word; before is the
 // text preceding the name, for "API key" and "secret key" written with a
-// space. aws marks names that may hold an AWS secret access key; pwd marks
-// PWD, which is usually the shell's working directory.
-func keyName(name, before string) (kind string, aws, pwd bool) {
+// space. A bare "pass" is not a key: it is too often PASS as in pass/fail.
+func keyName(name, before string) (kind string, flags int) {
 	if len(name) < 3 || len(name) > 64 {
-		return "", false, false
+		return "", 0
 	}
 	var buf [64]byte
 	n := buf[:len(name)]
@@ -80,43 +86,49 @@ func keyName(name, before string) (kind string, aws, pwd bool) {
 	switch l[len(l)-1] {
 	case 'd':
 		if suf("password") || suf("passwd") {
-			return kindPassword, false, false
+			return kindPassword, 0
+		}
+		if l == "pwd" || l == "oldpwd" || suf(".pwd") {
+			return kindPassword, pwdName | bareName
 		}
 		if suf("pwd") {
-			return kindPassword, false, true
+			return kindPassword, pwdName
 		}
 	case 'e':
 		if suf("passphrase") {
-			return kindPassword, false, false
+			return kindPassword, 0
 		}
 	case 's':
-		if l == "pass" || suf("_pass") || suf("-pass") || suf(".pass") { // DB_PASS, not bypass
-			return kindPassword, false, false
+		if suf("_pass") || suf(".pass") { // DB_PASS, db.pass
+			return kindPassword, 0
 		}
 	case 't', 'n':
 		if suf("secret") || suf("token") {
-			return kindGeneric, false, false
+			return kindGeneric, 0
 		}
 	case 'y':
 		if suf("secret_access_key") || suf("secretaccesskey") || suf("secret-access-key") {
-			return kindGeneric, true, false
+			return kindGeneric, awsName
 		}
 		for _, w := range [...]string{"api_key", "apikey", "api-key", "private_key", "privatekey", "private-key"} {
 			if suf(w) {
-				return kindGeneric, false, false
+				return kindGeneric, 0
 			}
 		}
 		if suf("secret_key") || suf("secretkey") || suf("secret-key") {
-			return kindGeneric, strings.Contains(l, "aws"), false
+			if strings.Contains(l, "aws") {
+				return kindGeneric, awsName
+			}
+			return kindGeneric, 0
 		}
 		if l == "key" {
 			lb := strings.ToLower(before[max(0, len(before)-8):])
 			if strings.HasSuffix(lb, "api ") || strings.HasSuffix(lb, "private ") || strings.HasSuffix(lb, "secret ") {
-				return kindGeneric, false, false
+				return kindGeneric, 0
 			}
 		}
 	}
-	return "", false, false
+	return "", 0
 }
 
 // assignment handles a separator at t[sep:vs]: it finds the key name before
@@ -131,7 +143,8 @@ func (s *scanner) assignment(sep, vs int, colon bool) int {
 	if ke > 1 && t[ke-1] == ']' && (t[ke-2] == '"' || t[ke-2] == '\'') { // ENV["PASSWORD"] = …
 		ke--
 	}
-	if ke > 0 && (t[ke-1] == '"' || t[ke-1] == '\'') { // "password": …
+	quotedKey := ke > 0 && (t[ke-1] == '"' || t[ke-1] == '\'')
+	if quotedKey { // "password": …
 		if ke--; ke > 0 && t[ke-1] == '\\' { // key inside an escaped JSON string
 			ke--
 		}
@@ -140,11 +153,23 @@ func (s *scanner) assignment(sep, vs int, colon bool) int {
 	for st > 0 && (isAlnum(t[st-1]) || strings.IndexByte("_-.", t[st-1]) >= 0) {
 		st--
 	}
-	kind, aws, pwd := keyName(t[st:ke], t[:st])
-	if kind == "" || st > 0 && t[st-1] == '$' { // $PASSWORD: is a use, not an assignment
+	kind, flags := keyName(t[st:ke], t[:st])
+	vs = skipBlank(t, vs)
+	switch {
+	case kind == "":
 		return 0
+	case st > 0 && t[st-1] == '$': // $PASSWORD: is a use, not an assignment
+		return 0
+	case colon && st > 0 && t[st-1] == ':': // group:password:GID is a field list
+		return 0
+	case !quotedKey && vs < len(t) && (t[vs] == '"' || t[vs] == '\''):
+		// In `"PWD=" + dir` or `"bad private key: " + err` this quote closes
+		// a string opened before the key: there is no value.
+		if strings.Count(t[max(lineStart(t, st), st-256):st], t[vs:vs+1])%2 == 1 {
+			return 0
+		}
 	}
-	vs, ve, quoted := valueAt(t, skipBlank(t, vs))
+	vs, ve, quoted := valueAt(t, vs)
 	v := t[vs:ve]
 	if !quoted && colon && typeWord(v) { // password: str = "…"
 		k := skipBlank(t, ve)
@@ -154,30 +179,71 @@ func (s *scanner) assignment(sep, vs int, colon bool) int {
 		vs, ve, quoted = valueAt(t, skipBlank(t, k+1))
 		v, colon = t[vs:ve], false
 	}
-	if !quoted && (strings.ContainsAny(v, "([<{") || dottedRef(v)) { // getpass(), os.environ[…], cfg.password
+	if !quoted && codeRef(v, t[ve:]) {
 		return 0
 	}
-	// "Password: see the vault" is prose, "password: hunter2" is YAML; a
-	// plain word followed by more words is taken as prose.
-	if !quoted && colon && all(v, isLetter) && ve < len(t) && (t[ve] == ' ' || t[ve] == '\t') {
-		if k := skipBlank(t, ve); k < len(t) && isLetter(t[k]) {
+	// "Password: see the vault" is prose, "password: hunter2" is YAML: a
+	// plain word followed by more text is taken as prose. So is "x = word
+	// word"; shell's PGPASSWORD=word cmd has no space before the '='.
+	if !quoted && (colon || ke < sep) && all(v, isLetter) && ve < len(t) && (t[ve] == ' ' || t[ve] == '\t') {
+		if k := skipBlank(t, ve); k < len(t) && t[k] != '\n' && t[k] != '\r' && t[k] != '#' {
 			return 0
 		}
 	}
-	s.value(kind, v, vs, aws, pwd)
+	if strings.EqualFold(v, t[st:ke]) { // "encodeUserPassword": "encodeUserPassword"
+		return 0
+	}
+	s.value(kind, v, vs, flags, quoted)
 	return 0
 }
 
-func (s *scanner) value(kind, v string, vs int, aws, pwd bool) {
+// codeRef reports an unquoted value that is code naming the secret rather
+// than the secret: calls and indexing (getpass(), os.environ[…]), dotted
+// paths (process.env.TOKEN), identifiers that name a secret themselves
+// (PrivateKey = testRSAPrivateKey) and plain identifiers ending an argument
+// or field (pwd: dir,).
+func codeRef(v, after string) bool {
+	if strings.ContainsAny(v, "([<{") || dottedRef(v) {
+		return true
+	}
+	if v == "" || isDigit(v[0]) || !all(v, func(c byte) bool { return isAlnum(c) || c == '_' }) {
+		return false
+	}
+	return namesSecret(v) || !has(v, isDigit) && after != "" && strings.IndexByte(",;)]}", after[0]) >= 0
+}
+
+// namesSecret reports a value that mentions a secret word, as identifiers
+// and header names do (X-Connection-Token) but random tokens do not.
+func namesSecret(v string) bool {
+	for _, w := range [...]string{"pass", "pwd", "secret", "token", "key"} {
+		for i := 0; i+len(w) <= len(v); i++ {
+			if strings.EqualFold(v[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *scanner) value(kind, v string, vs, flags int, quoted bool) {
+	num := strings.TrimPrefix(v, "-")
+	hex := len(num) > 2 && (num[:2] == "0x" || num[:2] == "0X") && all(num[2:], func(c byte) bool {
+		return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f'
+	})
 	switch {
-	case v == "" || pwd && (v[0] == '/' || v[0] == '~'): // $PWD is a directory
-	case aws && len(v) == 40 && all(v, isB64Std) && !masked(v):
+	case v == "" || hex: // hex literals are constants in code
+	case flags&pwdName != 0 && (v[0] == '/' || v[0] == '~' || flags&bareName != 0 && !quoted):
+	case flags&awsName != 0 && len(v) == 40 && all(v, isB64Std) && !masked(v):
 		s.add("aws-secret-access-key", vs, vs+len(v))
 	case placeholder(v):
-	case kind == kindPassword || len(v) >= 8 && !all(v, isDigit):
+	case kind == kindPassword:
+		s.add(kind, vs, vs+len(v))
+	case len(v) >= 8 && !all(num, isDigit) && !strings.ContainsAny(v, " \t") && !namesSecret(v): // real tokens have no spaces
 		s.add(kind, vs, vs+len(v))
 	}
 }
+
+func lineStart(t string, i int) int { return strings.LastIndexByte(t[:i], '\n') + 1 }
 
 // typeWord reports a type annotation such as `password: str`.
 func typeWord(v string) bool {
@@ -273,7 +339,7 @@ var placeholders = map[string]bool{"password": true, "passwd": true, "passphrase
 	"changeme": true, "changeit": true, "placeholder": true, "redacted": true, "removed": true,
 	"masked": true, "hidden": true, "omitted": true, "null": true, "nil": true, "none": true,
 	"undefined": true, "true": true, "false": true, "todo": true, "tbd": true, "vault": true,
-	"string": true, "mypassword": true, "yourpassword": true, "foo": true, "bar": true, "foobar": true, "secrethere": true,
+	"string": true, "value": true, "mypassword": true, "yourpassword": true, "foo": true, "bar": true, "foobar": true, "secrethere": true,
 	"passwordhere": true, "tokenhere": true, "keyhere": true, "apikeyhere": true}
 
 // placeholder reports values that stand for a secret rather than being one.
@@ -293,7 +359,7 @@ func placeholder(v string) bool {
 		}
 	}
 	ws := string(w)
-	if placeholders[ws] || strings.Contains(ws, "example") || strings.HasSuffix(ws, "goeshere") {
+	if placeholders[ws] || strings.Contains(ws, "example") || strings.Contains(ws, "redacted") || strings.HasSuffix(ws, "goeshere") {
 		return true
 	}
 	for _, p := range [...]string{"your", "insert", "enteryour", "replacewith", "replaceme"} {

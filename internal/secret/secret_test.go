@@ -51,7 +51,7 @@ func TestScan(t *testing.T) {
 		{"pem truncated", "-----" + "BEGIN PRIVATE KEY-----\n" + pemBody + "\nThat was all I had.",
 			[]string{"private-key=-----" + "BEGIN PRIVATE KEY-----\n" + strings.TrimSpace(pemBody)}},
 		{"pem in json", `{"private_key": "-----` + `BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----\n"}`,
-			[]string{`private-key=-----` + `BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----\n`}},
+			[]string{`private-key=-----` + `BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----`}},
 		{"public key and cert ignored", "-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----\n-----BEGIN CERTIFICATE-----", nil},
 
 		// vendor tokens

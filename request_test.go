@@ -1,0 +1,61 @@
+package mneme_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+func TestDecodeStrict(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"query":"x","k":5,"types":["episodic"],"tags":["a"],"all_tags":true,"id":"q"}`, ""},
+		{`{"query":"x","colour":1}`, `unknown field "colour": allowed fields are`},
+		{`{"query":5}`, `field "query" must be a string, not number`},
+		{`{"query":"x","k":1.5}`, `field "k" must be a number`},
+		{`{"query":"x","tags":"a"}`, `field "tags" must be an array`},
+		{`{"query":"x","all_tags":"yes"}`, `field "all_tags" must be true or false`},
+		{`["query"]`, "expected a JSON object"},
+		{`{"query":"x"} trailing`, "send one object"},
+		{`{"query":`, "invalid JSON"},
+		{``, "empty input"},
+		{"{\"query\":\"\xff\"}", ""},
+	}
+	for _, c := range cases {
+		var r mneme.RecallRequest
+		err := mneme.DecodeStrict([]byte(c.in), &r)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.in, err)
+		case c.want != "" && (mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want EINVALID containing %q", c.in, err, c.want)
+		}
+	}
+}
+
+// FuzzDecodeRecallRequest: any input decodes or fails with EINVALID, never
+// panics, and a decoded request converts to a query or fails with EINVALID.
+func FuzzDecodeRecallRequest(f *testing.F) {
+	for _, s := range []string{`{"query":"x"}`, `{"query":"a b","k":3,"since":"7d","until":"2026-01-01"}`,
+		`{"tags":["x",""],"types":["semantic"],"project":"p"}`, `{"k":-1}`, `[]`, `null`, `{"query":"\u0000"}`} {
+		f.Add([]byte(s))
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r mneme.RecallRequest
+		if err := mneme.DecodeStrict(data, &r); err != nil {
+			if mneme.ErrorCode(err) != mneme.EINVALID {
+				t.Fatalf("decode error %v has code %s", err, mneme.ErrorCode(err))
+			}
+			return
+		}
+		q, err := r.ToQuery(now, mneme.Internal)
+		if err != nil && mneme.ErrorCode(err) != mneme.EINVALID {
+			t.Fatalf("ToQuery error %v has code %s", err, mneme.ErrorCode(err))
+		}
+		if err == nil && q.Filter.Since != nil && q.Filter.Until != nil && q.Filter.Since.After(*q.Filter.Until) {
+			t.Fatal("accepted an impossible time range")
+		}
+	})
+}
