@@ -51,7 +51,7 @@ func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*
 	var res mneme.WriteResult
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = mneme.WriteResult{Chunks: len(chunks)}
-		w := &writer{ctx: ctx, tx: tx, now: now}
+		w := newWriter(ctx, tx, now)
 		old, err := w.chunksOf(doc.ID)
 		if err != nil {
 			return err
@@ -77,10 +77,17 @@ func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*
 			}
 		}
 		for _, gone := range old {
-			if err := deleteID(ctx, tx, gone.ID); err != nil {
+			var seq int64
+			if err := w.queryRow("SELECT seq FROM records WHERE id = ?", gone.ID).Scan(&seq); err != nil {
+				return err
+			}
+			if err := w.deleteSeq(seq); err != nil {
 				return err
 			}
 			res.Deleted++
+		}
+		if err := w.index(); err != nil {
+			return err
 		}
 		doc.Chunks, doc.UpdatedAt = owned, now
 		_, err = tx.ExecContext(ctx, `INSERT INTO documents (id, project, uri, hash, chunks, updated_at) VALUES (?,?,?,?,?,?)
@@ -107,14 +114,6 @@ func (w *writer) chunksOf(docID string) (map[string]*mneme.Record, error) {
 	return out, err
 }
 
-func deleteID(ctx context.Context, tx *sql.Tx, id string) error {
-	var seq int64
-	if err := tx.QueryRowContext(ctx, "SELECT seq FROM records WHERE id = ?", id).Scan(&seq); err != nil {
-		return err
-	}
-	return deleteSeq(ctx, tx, seq)
-}
-
 // DeleteDocument removes a document and its chunks.
 func (s *Store) DeleteDocument(ctx context.Context, id string) (int, error) {
 	n := 0
@@ -135,8 +134,9 @@ func (s *Store) DeleteDocument(ctx context.Context, id string) (int, error) {
 		if err := rows.Close(); err != nil {
 			return err
 		}
+		w := newWriter(ctx, tx, time.Time{})
 		for _, seq := range seqs {
-			if err := deleteSeq(ctx, tx, seq); err != nil {
+			if err := w.deleteSeq(seq); err != nil {
 				return err
 			}
 		}

@@ -114,14 +114,15 @@ func (s *Store) Delete(ctx context.Context, ids []string) (int, error) {
 	n := 0
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		n = 0
+		w := newWriter(ctx, tx, time.Time{})
 		for _, id := range ids {
 			var seq int64
-			if err := tx.QueryRowContext(ctx, "SELECT seq FROM records WHERE id = ?", id).Scan(&seq); err == sql.ErrNoRows {
+			if err := w.queryRow("SELECT seq FROM records WHERE id = ?", id).Scan(&seq); err == sql.ErrNoRows {
 				return mneme.Errorf(mneme.ENOTFOUND, "no record with id %s; nothing was forgotten", id)
 			} else if err != nil {
 				return err
 			}
-			if err := deleteSeq(ctx, tx, seq); err != nil {
+			if err := w.deleteSeq(seq); err != nil {
 				return err
 			}
 			n++
@@ -129,14 +130,6 @@ func (s *Store) Delete(ctx context.Context, ids []string) (int, error) {
 		return nil
 	})
 	return n, translate(err, "delete records")
-}
-
-func deleteSeq(ctx context.Context, tx *sql.Tx, seq int64) error {
-	if _, err := tx.ExecContext(ctx, "DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
-		return err
-	}
-	_, err := tx.ExecContext(ctx, "DELETE FROM records WHERE seq = ?", seq)
-	return err
 }
 
 // DeleteExpired removes the records whose TTL ran out at now.

@@ -108,15 +108,49 @@ func fromNullNanos(n sql.NullInt64) *time.Time {
 	return &t
 }
 
-// writer holds the prepared statements of one write transaction.
+// writer is one write transaction and its prepared statements: a batch
+// reuses each statement instead of parsing it again per record.
 type writer struct {
-	ctx context.Context
-	tx  *sql.Tx
-	now time.Time
+	ctx     context.Context
+	tx      *sql.Tx
+	now     time.Time
+	stmts   map[string]*sql.Stmt
+	pending []int64 // inserted rows not yet in records_fts
+}
+
+func newWriter(ctx context.Context, tx *sql.Tx, now time.Time) *writer {
+	return &writer{ctx: ctx, tx: tx, now: now, stmts: map[string]*sql.Stmt{}}
+}
+
+func (w *writer) stmt(query string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(w.ctx, query)
+	if err == nil {
+		w.stmts[query] = st
+	}
+	return st, err
+}
+
+func (w *writer) exec(query string, args ...any) (sql.Result, error) {
+	st, err := w.stmt(query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(w.ctx, args...)
+}
+
+func (w *writer) queryRow(query string, args ...any) *sql.Row {
+	st, err := w.stmt(query)
+	if err != nil {
+		return w.tx.QueryRowContext(w.ctx, query, args...) // reports the same error on Scan
+	}
+	return st.QueryRowContext(w.ctx, args...)
 }
 
 func (w *writer) insert(r *mneme.Record) error {
-	res, err := w.tx.ExecContext(w.ctx, insertSQL, values(r)...)
+	res, err := w.exec(insertSQL, values(r)...)
 	if err != nil {
 		return err
 	}
@@ -124,19 +158,50 @@ func (w *writer) insert(r *mneme.Record) error {
 	if err != nil {
 		return err
 	}
+	w.pending = append(w.pending, seq)
 	return w.writeTags(seq, r.Tags)
 }
 
+// index adds the pending rows to the full-text index. It runs before every
+// update or delete (whose triggers expect indexed rows) and before commit.
+func (w *writer) index() error {
+	for len(w.pending) > 0 {
+		n := min(len(w.pending), 500)
+		_, err := w.tx.ExecContext(w.ctx, `INSERT INTO records_fts (rowid, title, text, tags)
+			SELECT seq, title, text, tags FROM records WHERE seq IN (`+marks(n)+`)`, anys(w.pending[:n])...)
+		if err != nil {
+			return err
+		}
+		w.pending = w.pending[n:]
+	}
+	return nil
+}
+
+// deleteSeq removes one record and its tags.
+func (w *writer) deleteSeq(seq int64) error {
+	if err := w.index(); err != nil {
+		return err
+	}
+	if _, err := w.exec("DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
+		return err
+	}
+	_, err := w.exec("DELETE FROM records WHERE seq = ?", seq)
+	return err
+}
+
 func (w *writer) update(r *mneme.Record) error {
+	if err := w.index(); err != nil {
+		return err
+	}
 	v := values(r)
-	if _, err := w.tx.ExecContext(w.ctx, updateSQL, append(v[1:], r.ID)...); err != nil {
+	if _, err := w.exec(updateSQL, append(v[1:], r.ID)...); err != nil {
 		return err
 	}
 	var seq int64
-	if err := w.tx.QueryRowContext(w.ctx, "SELECT seq FROM records WHERE id = ?", r.ID).Scan(&seq); err != nil {
+	if err := w.queryRow("SELECT seq FROM records WHERE id = ?", r.ID).Scan(&seq); err != nil {
 		return err
 	}
-	if _, err := w.tx.ExecContext(w.ctx, "DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
+	if _, err := w.exec("DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
 		return err
 	}
 	return w.writeTags(seq, r.Tags)
@@ -144,7 +209,7 @@ func (w *writer) update(r *mneme.Record) error {
 
 func (w *writer) writeTags(seq int64, tags []string) error {
 	for _, t := range tags {
-		if _, err := w.tx.ExecContext(w.ctx, "INSERT INTO record_tags (tag, seq) VALUES (?, ?)", t, seq); err != nil {
+		if _, err := w.exec("INSERT INTO record_tags (tag, seq) VALUES (?, ?)", t, seq); err != nil {
 			return err
 		}
 	}
@@ -153,7 +218,7 @@ func (w *writer) writeTags(seq int64, tags []string) error {
 
 // one returns the single record a query selects, or nil.
 func (w *writer) one(query string, args ...any) (*mneme.Record, error) {
-	r, err := scanRecord(w.tx.QueryRowContext(w.ctx, "SELECT "+columns+" FROM records r WHERE "+query, args...))
+	r, err := scanRecord(w.queryRow("SELECT "+columns+" FROM records r WHERE "+query, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -197,7 +262,7 @@ func (w *writer) supersede(r *mneme.Record) (int, error) {
 	}
 	for _, old := range olds {
 		mneme.Supersede(old, r, w.now)
-		if _, err := w.tx.ExecContext(w.ctx, "UPDATE records SET status = ?, updated_at = ? WHERE id = ?", old.Status, old.UpdatedAt.UnixNano(), old.ID); err != nil {
+		if _, err := w.exec("UPDATE records SET status = ?, updated_at = ? WHERE id = ?", old.Status, old.UpdatedAt.UnixNano(), old.ID); err != nil {
 			return 0, err
 		}
 	}
@@ -209,14 +274,14 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 	var res mneme.WriteResult
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res = mneme.WriteResult{Chunks: len(recs)}
-		w := &writer{ctx: ctx, tx: tx, now: now}
+		w := newWriter(ctx, tx, now)
 		for _, r := range recs {
 			if err := w.put(r, mode, &res); err != nil {
 				return err
 			}
 		}
 		res.ID = recs[0].ID
-		return nil
+		return w.index()
 	})
 	return res, translate(err, "write records")
 }

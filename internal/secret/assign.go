@@ -35,7 +35,7 @@ func (s *scanner) assignments() {
 		}
 		name, _, ok := strings.Cut(t[j+2:min(len(t), j+40)], ">")
 		if kind, flags := keyName(name, ""); ok && kind != "" && strings.HasSuffix(t[:o+1], "<"+name+">") {
-			s.value(kind, t[o+1:j], o+1, flags, true)
+			s.value(kind, t[o+1:j], o+1, flags, true, false)
 		}
 		return 0
 	})
@@ -190,10 +190,13 @@ func (s *scanner) assignment(sep, vs int, colon bool) int {
 			return 0
 		}
 	}
+	if colon && !quoted && !quotedKey && st > 0 && ve < len(t) && t[ve] == t[st-1] && (t[ve] == '"' || t[ve] == '\'') {
+		return 0 // "passwd:uid" is one string naming a field
+	}
 	if strings.EqualFold(v, t[st:ke]) { // "encodeUserPassword": "encodeUserPassword"
 		return 0
 	}
-	s.value(kind, v, vs, flags, quoted)
+	s.value(kind, v, vs, flags, quoted, !colon && ke < sep)
 	return 0
 }
 
@@ -216,29 +219,48 @@ func codeRef(v, after string) bool {
 // and header names do (X-Connection-Token) but random tokens do not.
 func namesSecret(v string) bool {
 	for _, w := range [...]string{"pass", "pwd", "secret", "token", "key"} {
-		for i := 0; i+len(w) <= len(v); i++ {
-			if strings.EqualFold(v[i:i+len(w)], w) {
-				return true
-			}
+		if containsFold(v, w) {
+			return true
 		}
 	}
 	return false
 }
 
-func (s *scanner) value(kind, v string, vs, flags int, quoted bool) {
+func containsFold(v, w string) bool {
+	for i := 0; i+len(w) <= len(v); i++ {
+		if strings.EqualFold(v[i:i+len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// value records v (at vs) unless it is a placeholder or looks like code;
+// code marks `name = value` with spaces, as source code writes it.
+func (s *scanner) value(kind, v string, vs, flags int, quoted, code bool) {
 	num := strings.TrimPrefix(v, "-")
+	numeric := all(num, func(c byte) bool { return isDigit(c) || c == '.' })
 	hex := len(num) > 2 && (num[:2] == "0x" || num[:2] == "0X") && all(num[2:], func(c byte) bool {
 		return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f'
 	})
 	switch {
-	case v == "" || hex: // hex literals are constants in code
-	case flags&pwdName != 0 && (v[0] == '/' || v[0] == '~' || flags&bareName != 0 && !quoted):
+	case v == "":
 	case flags&awsName != 0 && len(v) == 40 && all(v, isB64Std) && !masked(v):
 		s.add("aws-secret-access-key", vs, vs+len(v))
-	case placeholder(v):
+	case hex || numeric && (kind != kindPassword || code || len(v) < 4 || strings.Contains(v, ".")):
+		// constants (ERROR_WRONG_PASSWORD = 1323), flags, versions, OIDs;
+		// a password of 4+ digits outside code is a PIN
+	case v[0] == '/' && strings.Count(v, "/") > 1 || flags&pwdName != 0 && (v[0] == '/' || v[0] == '~'):
+		// paths (X_PATH_PASSWD = "/etc/passwd"); PWD=/home/bob is a directory
+	case flags&bareName != 0 && !quoted, placeholder(v):
 	case kind == kindPassword:
-		s.add(kind, vs, vs+len(v))
-	case len(v) >= 8 && !all(num, isDigit) && !strings.ContainsAny(v, " \t") && !namesSecret(v): // real tokens have no spaces
+		if !containsFold(v, "password") && !containsFold(v, "passwd") { // challengePassword, "Password used for …"
+			s.add(kind, vs, vs+len(v))
+		}
+	// Tokens are random: no spaces, not words like X-Connection-Token, and
+	// unquoted ones have a digit or are long and mixed-case (not nextchar).
+	case len(v) >= 8 && !strings.ContainsAny(v, " \t") && !namesSecret(v) &&
+		(quoted || has(v, isDigit) || len(v) >= 20 && !all(v, isLower) && !all(v, isUpper)):
 		s.add(kind, vs, vs+len(v))
 	}
 }
@@ -269,6 +291,9 @@ func valueAt(t string, j int) (vs, ve int, quoted bool) {
 		return j, j, false
 	}
 	le := lineEnd(t, j)
+	if j+1 < len(t) && strings.IndexByte("bBrRuUfF", t[j]) >= 0 && strings.IndexByte("\"'", t[j+1]) >= 0 {
+		j++ // Python b"…", r'…'
+	}
 	if strings.HasPrefix(t[j:], `\"`) {
 		if k := strings.Index(t[j+2:le], `\"`); k >= 0 {
 			return j + 2, j + 2 + k, true
@@ -317,7 +342,7 @@ func masked(v string) bool {
 		return v[len(v)-1] == '>'
 	case '{':
 		return v[len(v)-1] == '}'
-	case '%':
+	case '%', ':': // %s, %(pw)s, %PW%; :password (SQL, Ruby, Sphinx)
 		return true
 	}
 	return filler(v)

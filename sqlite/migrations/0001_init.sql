@@ -46,14 +46,14 @@ CREATE TABLE record_tags (
 CREATE INDEX record_tags_seq ON record_tags (seq);
 
 -- BM25 over title, text and tags; the records table holds the content.
+-- New rows are indexed by the store at the end of each write transaction, in
+-- one statement: FTS5 flushes at every statement, so a per-row insert trigger
+-- would write one tiny segment per record.
 CREATE VIRTUAL TABLE records_fts USING fts5 (
     title, text, tags,
     content = 'records', content_rowid = 'seq',
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER records_fts_insert AFTER INSERT ON records BEGIN
-    INSERT INTO records_fts (rowid, title, text, tags) VALUES (new.seq, new.title, new.text, new.tags);
-END;
 CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
     INSERT INTO records_fts (records_fts, rowid, title, text, tags) VALUES ('delete', old.seq, old.title, old.text, old.tags);
 END;
