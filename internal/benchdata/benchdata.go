@@ -68,8 +68,8 @@ func (c *Corpus) Record(i int) *mneme.Record {
 	types := []mneme.Type{mneme.Episodic, mneme.Semantic, mneme.Procedural}
 	return &mneme.Record{
 		ID: mneme.NewID(at), Project: project, Type: types[c.rng.IntN(3)], Kind: "note",
-		Text: fmt.Sprintf("%s (%d)", c.Text(25+c.rng.IntN(11)), i),
-		Tags: []string{fmt.Sprintf("t%d", c.rng.IntN(50)), fmt.Sprintf("t%d", c.rng.IntN(50))},
+		Text:       fmt.Sprintf("%s (%d)", c.Text(25+c.rng.IntN(11)), i),
+		Tags:       []string{fmt.Sprintf("t%d", c.rng.IntN(50)), fmt.Sprintf("t%d", c.rng.IntN(50))},
 		OccurredAt: &at, CreatedAt: at,
 	}
 }
