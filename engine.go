@@ -2,6 +2,7 @@ package mneme
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -63,13 +64,23 @@ func (e *Engine) prepareAll(recs []*Record, opts WriteOptions) error {
 	for i, r := range recs {
 		if err := prepare(r, opts); err != nil {
 			if len(recs) > 1 {
-				return Invalid("record %d: %s", i+1, ErrorMessage(err))
+				return &Error{Code: EINVALID, Message: fmt.Sprintf("record %d: %s", i+1, ErrorMessage(err)), Err: &BatchError{Index: i, Err: err}}
 			}
 			return err
 		}
 	}
 	return nil
 }
+
+// BatchError says which record of a batch was invalid, so a surface can
+// name it in its own terms (a line number, an array index).
+type BatchError struct {
+	Index int
+	Err   error
+}
+
+func (e *BatchError) Error() string { return ErrorMessage(e.Err) }
+func (e *BatchError) Unwrap() error { return e.Err }
 
 func prepare(r *Record, opts WriteOptions) error {
 	if err := ValidateText(r.Text); err != nil {

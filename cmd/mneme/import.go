@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"bytes"
 	"fmt"
 
@@ -11,9 +12,6 @@ import (
 func init() {
 	commands["import"] = command{usage: "import FILE.jsonl|-", summary: "load memories written by export (ids kept; importing twice changes nothing)", run: runImport}
 }
-
-// importBatch is how many records go into one transaction.
-const importBatch = 1000
 
 func runImport(a *app, args []string) error {
 	fs := a.flags()
@@ -33,28 +31,24 @@ func runImport(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Check everything before the first write: a bad line changes nothing.
-	for _, r := range recs {
-		if err := mneme.Check(*r.rec, mneme.WriteOptions{Redact: *redact}); err != nil {
-			return mneme.Invalid("line %d: %s", r.line, mneme.ErrorMessage(err))
-		}
-	}
 	eng, err := a.open()
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	var total mneme.WriteResult
-	for start := 0; start < len(recs); start += importBatch {
-		batch := make([]*mneme.Record, 0, importBatch)
-		for _, r := range recs[start:min(start+importBatch, len(recs))] {
-			batch = append(batch, r.rec)
-		}
-		res, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact})
-		if err != nil {
-			return err
-		}
-		total.Add(res)
+	batch := make([]*mneme.Record, len(recs))
+	for i, r := range recs {
+		batch[i] = r.rec
+	}
+	// One transaction: every line is checked before the first write, and a
+	// failure leaves the store as it was.
+	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact})
+	var be *mneme.BatchError
+	if errors.As(err, &be) {
+		return mneme.Invalid("line %d: %s", recs[be.Index].line, mneme.ErrorMessage(be.Err))
+	}
+	if err != nil {
+		return err
 	}
 	total.ID = ""
 	if a.json {

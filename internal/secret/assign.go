@@ -11,30 +11,35 @@ import "strings"
 func (s *scanner) assignments() {
 	t := s.t
 	each(t, "=", func(j int) int {
-		if j > 0 && strings.IndexByte(":=!<>", t[j-1]) >= 0 || strings.HasPrefix(t[j+1:], "=") {
-			return 0 // :=, ==, !=, <=, >= (":=" is the ':' pass's)
+		switch {
+		case j > 0 && strings.IndexByte(":=!<>", t[j-1]) >= 0, strings.HasPrefix(t[j+1:], "="):
+			// :=, ==, !=, <=, >= (":=" is the ':' pass's)
+		case strings.HasPrefix(t[j+1:], ">"): // =>
+			s.assignment(j, j+2, false)
+		default:
+			s.assignment(j, j+1, false)
 		}
-		if strings.HasPrefix(t[j+1:], ">") { // =>
-			return s.assignment(j, j+2, false)
-		}
-		return s.assignment(j, j+1, false)
+		return 0
 	})
 	each(t, ":", func(j int) int {
 		switch {
 		case strings.HasPrefix(t[j+1:], "="):
-			return s.assignment(j, j+2, false)
+			s.assignment(j, j+2, false)
 		case strings.HasPrefix(t[j+1:], ":") || j > 0 && t[j-1] == ':':
-			return 0
+		default:
+			s.assignment(j, j+1, true)
 		}
-		return s.assignment(j, j+1, true)
+		return 0
 	})
 	each(t, "</", func(j int) int { // <password>v</password>
-		o := strings.LastIndexByte(t[:j], '>')
-		if o < 0 || strings.IndexByte(t[o:j], '\n') >= 0 {
+		name, _, ok := strings.Cut(t[j+2:min(len(t), j+40)], ">")
+		kind, flags := keyName(name, "")
+		if !ok || kind == "" {
 			return 0
 		}
-		name, _, ok := strings.Cut(t[j+2:min(len(t), j+40)], ">")
-		if kind, flags := keyName(name, ""); ok && kind != "" && strings.HasSuffix(t[:o+1], "<"+name+">") {
+		// Linear: every closing tag searched for holds a '>' of its own.
+		o := strings.LastIndexByte(t[:j], '>')
+		if o >= 0 && strings.IndexByte(t[o:j], '\n') < 0 && strings.HasSuffix(t[:o+1], "<"+name+">") {
 			s.value(kind, t[o+1:j], o+1, flags, true, false)
 		}
 		return 0
@@ -70,9 +75,10 @@ const (
 // text preceding the name, for "API key" and "secret key" written with a
 // space. A bare "pass" is not a key: it is too often PASS as in pass/fail.
 func keyName(name, before string) (kind string, flags int) {
-	if len(name) < 3 || len(name) > 64 {
+	if len(name) < 3 {
 		return "", 0
 	}
+	name = name[max(0, len(name)-64):] // only the last word matters
 	var buf [64]byte
 	n := buf[:len(name)]
 	for i := range len(name) {
@@ -133,8 +139,10 @@ func keyName(name, before string) (kind string, flags int) {
 
 // assignment handles a separator at t[sep:vs]: it finds the key name before
 // it and, if that names a secret, records the value after it. colon marks
-// "key: value", where prose and type annotations also live.
-func (s *scanner) assignment(sep, vs int, colon bool) int {
+// "key: value", where prose and type annotations also live. Separators
+// inside a value are still visited: skipping them would make the result
+// depend on where masking later cuts the value.
+func (s *scanner) assignment(sep, vs int, colon bool) {
 	t := s.t
 	ke := sep
 	for ke > 0 && (t[ke-1] == ' ' || t[ke-1] == '\t') {
@@ -157,47 +165,43 @@ func (s *scanner) assignment(sep, vs int, colon bool) int {
 	vs = skipBlank(t, vs)
 	switch {
 	case kind == "":
-		return 0
+		return
 	case st > 0 && t[st-1] == '$': // $PASSWORD: is a use, not an assignment
-		return 0
+		return
 	case colon && st > 0 && t[st-1] == ':': // group:password:GID is a field list
-		return 0
-	case !quotedKey && vs < len(t) && (t[vs] == '"' || t[vs] == '\''):
-		// In `"PWD=" + dir` or `"bad private key: " + err` this quote closes
-		// a string opened before the key: there is no value.
-		if strings.Count(t[max(lineStart(t, st), st-256):st], t[vs:vs+1])%2 == 1 {
-			return 0
-		}
+		return
 	}
 	vs, ve, quoted := valueAt(t, vs)
 	v := t[vs:ve]
+	if quoted && !quotedKey && v != "" && strings.IndexByte(" \t+,;).", v[0]) >= 0 {
+		return // `"PWD=" + dir`, `"bad private key: ", err`: the quote closed a string around the key
+	}
 	if !quoted && colon && typeWord(v) { // password: str = "…"
 		k := skipBlank(t, ve)
 		if !strings.HasPrefix(t[k:], "=") || strings.HasPrefix(t[k:], "==") {
-			return 0
+			return
 		}
 		vs, ve, quoted = valueAt(t, skipBlank(t, k+1))
 		v, colon = t[vs:ve], false
 	}
 	if !quoted && codeRef(v, t[ve:]) {
-		return 0
+		return
 	}
 	// "Password: see the vault" is prose, "password: hunter2" is YAML: a
 	// plain word followed by more text is taken as prose. So is "x = word
 	// word"; shell's PGPASSWORD=word cmd has no space before the '='.
 	if !quoted && (colon || ke < sep) && all(v, isLetter) && ve < len(t) && (t[ve] == ' ' || t[ve] == '\t') {
 		if k := skipBlank(t, ve); k < len(t) && t[k] != '\n' && t[k] != '\r' && t[k] != '#' {
-			return 0
+			return
 		}
 	}
 	if colon && !quoted && !quotedKey && st > 0 && ve < len(t) && t[ve] == t[st-1] && (t[ve] == '"' || t[ve] == '\'') {
-		return 0 // "passwd:uid" is one string naming a field
+		return // "passwd:uid" is one string naming a field
 	}
 	if strings.EqualFold(v, t[st:ke]) { // "encodeUserPassword": "encodeUserPassword"
-		return 0
+		return
 	}
 	s.value(kind, v, vs, flags, quoted, !colon && ke < sep)
-	return 0
 }
 
 // codeRef reports an unquoted value that is code naming the secret rather
@@ -265,8 +269,6 @@ func (s *scanner) value(kind, v string, vs, flags int, quoted, code bool) {
 	}
 }
 
-func lineStart(t string, i int) int { return strings.LastIndexByte(t[:i], '\n') + 1 }
-
 // typeWord reports a type annotation such as `password: str`.
 func typeWord(v string) bool {
 	for _, w := range [...]string{"str", "string", "bytes", "[]byte", "secretstr", "secretstring", "text", "any"} {
@@ -286,33 +288,57 @@ func skipBlank(t string, i int) int {
 
 // valueAt returns the value starting at j, without its quotes. A quote left
 // open runs to the end of the line: better to mask too much than too little.
+// Scans stop at the value's end, never at a far line end, to stay linear.
 func valueAt(t string, j int) (vs, ve int, quoted bool) {
-	if j >= len(t) {
-		return j, j, false
-	}
-	le := lineEnd(t, j)
 	if j+1 < len(t) && strings.IndexByte("bBrRuUfF", t[j]) >= 0 && strings.IndexByte("\"'", t[j+1]) >= 0 {
 		j++ // Python b"…", r'…'
 	}
-	if strings.HasPrefix(t[j:], `\"`) {
-		if k := strings.Index(t[j+2:le], `\"`); k >= 0 {
-			return j + 2, j + 2 + k, true
-		}
-		return j + 2, j + 2 + len(strings.TrimRight(t[j+2:le], " \t\r")), true
+	if j >= len(t) {
+		return j, j, false
 	}
-	if q := t[j]; q == '"' || q == '\'' || q == '`' {
-		for k := j + 1; k < le; k++ {
-			if t[k] == '\\' {
+	q, k := t[j], j+1
+	switch {
+	case strings.HasPrefix(t[j:], `\"`): // inside an escaped JSON string
+		for k++; k < len(t) && t[k] != '\n' && !strings.HasPrefix(t[k:], `\"`); k++ {
+		}
+		return j + 2, trimEnd(t, j+2, k), true
+	case q == '"' || q == '\'' || q == '`':
+		for ; k < len(t) && t[k] != q && t[k] != '\n'; k++ {
+			if t[k] == '\\' && k+1 < len(t) && t[k+1] != '\n' {
 				k++
-			} else if t[k] == q {
-				return j + 1, k, true
 			}
 		}
-		return j + 1, j + 1 + len(strings.TrimRight(t[j+1:le], " \t\r")), true
+		return j + 1, trimEnd(t, j+1, k), true
 	}
-	return j, runEnd(t, j, func(c byte) bool {
-		return c > ' ' && strings.IndexByte("\"'`,;&)]}", c) < 0
-	}), false
+	// Unquoted: up to a blank or delimiter. A run over maxValue is a blob,
+	// not a credential; the cap keeps "password=password=…" linear.
+	for k = j; k < len(t) && !valueStop[t[k]]; k++ {
+		if k-j == maxValue {
+			return j, j, false
+		}
+	}
+	return j, k, false
+}
+
+const maxValue = 512
+
+// valueStop marks the bytes that end an unquoted value.
+var valueStop = func() (stop [256]bool) {
+	for c := range ' ' + 1 {
+		stop[c] = true
+	}
+	for _, c := range []byte("\"'`,;&)]}") {
+		stop[c] = true
+	}
+	return stop
+}()
+
+// trimEnd drops trailing blanks of an unclosed quoted value t[i:k].
+func trimEnd(t string, i, k int) int {
+	if k < len(t) && t[k] != '\n' {
+		return k // closed
+	}
+	return i + len(strings.TrimRight(t[i:k], " \t\r"))
 }
 
 // dottedRef reports a code reference such as process.env.TOKEN or self.pw.
@@ -328,11 +354,12 @@ func dottedRef(v string) bool {
 
 // masked reports values that cannot be a credential by their shape: no
 // letters or digits (***, ..., |), a reference or template ($PW, ${PW},
-// $(cmd), <password>, {{pw}}, %s, %PW%), our own redaction marker, or one
-// filler character. A real password that starts with '$' and a letter is
-// taken for a variable: a known blind spot.
+// $(cmd), <password>, {{pw}}, %s, %PW%), one filler character, or holding
+// our own redaction marker (what is left around a masked token is not a
+// secret, and rescanning Redact's output must find nothing). A real password
+// that starts with '$' and a letter is taken for a variable: a blind spot.
 func masked(v string) bool {
-	if !has(v, isAlnum) || strings.HasPrefix(v, "[REDACTED") {
+	if !has(v, isAlnum) || strings.Contains(v, "[REDACTED:") {
 		return true
 	}
 	switch v[0] {
@@ -364,8 +391,7 @@ var placeholders = map[string]bool{"password": true, "passwd": true, "passphrase
 	"changeme": true, "changeit": true, "placeholder": true, "redacted": true, "removed": true,
 	"masked": true, "hidden": true, "omitted": true, "null": true, "nil": true, "none": true,
 	"undefined": true, "true": true, "false": true, "todo": true, "tbd": true, "vault": true,
-	"string": true, "value": true, "mypassword": true, "yourpassword": true, "foo": true, "bar": true, "foobar": true, "secrethere": true,
-	"passwordhere": true, "tokenhere": true, "keyhere": true, "apikeyhere": true}
+	"string": true, "value": true, "mypassword": true, "foo": true, "bar": true, "foobar": true}
 
 // placeholder reports values that stand for a secret rather than being one.
 // Only assignment values get the word rules: vendor tokens such as AWS's
@@ -384,7 +410,8 @@ func placeholder(v string) bool {
 		}
 	}
 	ws := string(w)
-	if placeholders[ws] || strings.Contains(ws, "example") || strings.Contains(ws, "redacted") || strings.HasSuffix(ws, "goeshere") {
+	if placeholders[ws] || strings.Contains(ws, "example") || strings.Contains(ws, "redacted") ||
+		strings.HasSuffix(ws, "here") && (namesSecret(ws) || strings.HasSuffix(ws, "goeshere")) {
 		return true
 	}
 	for _, p := range [...]string{"your", "insert", "enteryour", "replacewith", "replaceme"} {

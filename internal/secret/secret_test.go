@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Example secrets are made up. Vendor prefixes are split with + so that this
@@ -103,6 +104,13 @@ func TestScan(t *testing.T) {
 		{"type annotation only", "password: string;", nil},
 		{"pwd is a directory", "PWD=/home/bob\nOLDPWD=~/src", nil},
 		{"variable use", `echo "$PASSWORD: set"`, nil},
+		{"db pass suffix", "DB_PASS=hunter2", []string{"password-assignment=hunter2"}},
+		{"docker env list", `environment: ["DB_PASSWORD=hunter2", "X=1"]`, []string{"password-assignment=hunter2"}},
+		{"test output", "--- PASS: TestLogin (0.00s)\nPASS\nok  \tpkg\t0.01s", nil},
+		{"key inside a string", `env = append(env, "PWD="+dir)` + "\n" + `panic("bad private key: " + err.Error())`, nil},
+		{"code identifiers", "PrivateKey: testRSAPrivateKey,\nself.token = nextchar\npwd: dir,", nil},
+		{"code constants", "const ERROR_WRONG_PASSWORD = 1323\nX_PATH_PASSWD = \"/etc/passwd\"\nTOKEN_OID = \"1.2.840.113549\"", nil},
+		{"token that names itself", `Token: "X-Connection-Token"`, nil},
 
 		// generic secret assignments
 		{"api key", "api_key=abcd1234efgh5678", []string{"generic-secret-assignment=abcd1234efgh5678"}},
@@ -254,5 +262,20 @@ func BenchmarkScan(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		Scan(text)
+	}
+}
+
+// TestLinear guards against quadratic rescans: each input is 1 MiB of one
+// repeated near-miss, which would take minutes if a detector rescanned the
+// rest of the line or run from every anchor.
+func TestLinear(t *testing.T) {
+	for _, unit := range []string{"password=", "password: ", "sk-", "AIza", "xoxb-", "gh" + "p_", "eyJ.", "</",
+		"<password></", "-----BEGIN A PRIVATE KEY-----", "a://b:", "Bearer ", awsID + " ", "token=\"", "\\\"password\\\":"} {
+		in := strings.Repeat(unit, (1<<20)/len(unit))
+		start := time.Now()
+		Redact(in)
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%q×%d took %v", unit, len(in)/len(unit), d)
+		}
 	}
 }

@@ -20,10 +20,14 @@ func (s *scanner) tokens() {
 			s.awsSecretNear(i, e)
 			return e
 		case "AIza":
-			if e := runEnd(t, i+4, isB64URL); e-i == 39 && (i == 0 || !isB64URL(t[i-1])) && !filler(t[i+4:e]) {
-				s.add("google-api-key", i, e)
-				return e
+			if i > 0 && isB64URL(t[i-1]) {
+				return 0
 			}
+			e := runEnd(t, i+4, isB64URL)
+			if e-i == 39 && !filler(t[i+4:e]) {
+				s.add("google-api-key", i, e)
+			}
+			return e // no key starts inside this run
 		}
 		return 0
 	})
@@ -72,9 +76,8 @@ func (s *scanner) tokens() {
 		e := runEnd(t, i+3, isB64URL)
 		if b := t[i+3 : e]; len(b) >= 20 && has(b, isUpper) && has(b, isLower) && has(b, isDigit) {
 			s.add("openai-key", i, e)
-			return e
 		}
-		return 0
+		return e // a key inside this run would have matched from its start
 	})
 	each(t, "k_live_", func(i int) int { // sk_live_ rk_live_
 		if i--; i < 0 || t[i] != 's' && t[i] != 'r' {
@@ -92,12 +95,16 @@ func (s *scanner) tokens() {
 
 // prefixed adds t[i:e] as kind when a prefix ending at b is followed by at
 // least n body bytes of the alphabet ok, and returns where to resume.
+// A failed body is skipped whole: re-scanning it from every later anchor
+// inside would be quadratic, and no key can start inside it.
 func (s *scanner) prefixed(kind string, i, b, n int, ok func(byte) bool) int {
-	e := runEnd(s.t, b, ok)
-	if !boundary(s.t, i) || e-b < n || filler(s.t[b:e]) {
+	if !boundary(s.t, i) {
 		return 0
 	}
-	s.add(kind, i, e)
+	e := runEnd(s.t, b, ok)
+	if e-b >= n && !filler(s.t[b:e]) {
+		s.add(kind, i, e)
+	}
 	return e
 }
 
@@ -178,9 +185,11 @@ func (s *scanner) privateKeys() {
 				nextEnd = len(t)
 			}
 		}
-		end := pemBodyEnd(t, body)
+		var end int
 		if marker := "-----END " + label + "-----"; strings.HasPrefix(t[nextEnd:], marker) {
 			end = nextEnd + len(marker)
+		} else {
+			end = pemBodyEnd(t, body)
 		}
 		s.add("private-key", i, end)
 		return end
@@ -193,10 +202,10 @@ func (s *scanner) privateKeys() {
 // blank lines only between them.
 func pemBodyEnd(t string, i int) int {
 	b64 := func(c byte) bool { return isB64Std(c) || c == '=' || c == '\\' }
-	le := lineEnd(t, i)
 	end := runEnd(t, i, b64)
-	if end < le && strings.TrimSpace(t[end:le]) != "" {
-		return end
+	le := runEnd(t, end, func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' })
+	if le < len(t) && t[le] != '\n' {
+		return end // more on the header line: take only what looked like body
 	}
 	for i = le + 1; i < len(t); i = le + 1 {
 		le = lineEnd(t, i)
@@ -221,6 +230,23 @@ func pemHeader(line string) bool {
 	return false
 }
 
+// userColon finds the ':' ending the user name, skipping the ':' inside a
+// Redact marker that replaced a token used as the user name.
+func userColon(u string) int {
+	for i := 0; i < len(u); i++ {
+		if strings.HasPrefix(u[i:], "[REDACTED:") {
+			if k := strings.IndexByte(u[i:], ']'); k >= 0 {
+				i += k
+				continue
+			}
+		}
+		if u[i] == ':' {
+			return i
+		}
+	}
+	return -1
+}
+
 // connStrings masks the password of scheme://user:password@host. The last
 // '@' of the authority ends it, since passwords often hold an unescaped '@'.
 func (s *scanner) connStrings() {
@@ -231,14 +257,17 @@ func (s *scanner) connStrings() {
 		}
 		a := i + 3
 		e := runEnd(t, a, func(c byte) bool {
-			return c > ' ' && !strings.ContainsRune("\"'`/?#<>\\", rune(c))
+			switch c {
+			case '"', '\'', '`', '/', '?', '#', '<', '>', '\\':
+				return false
+			}
+			return c > ' '
 		})
 		at := strings.LastIndexByte(t[a:e], '@')
 		if at < 0 {
 			return 0
 		}
-		c := strings.IndexByte(t[a:a+at], ':')
-		if c >= 0 && !placeholder(t[a+c+1:a+at]) {
+		if c := userColon(t[a : a+at]); c >= 0 && !placeholder(t[a+c+1:a+at]) {
 			s.add("connection-string-password", a+c+1, a+at)
 		}
 		return e

@@ -1,0 +1,88 @@
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme/internal/benchdata"
+)
+
+// BenchmarkCLIRemember: one `mneme remember` of a short record, process
+// start included, on a home that already holds memories.
+func BenchmarkCLIRemember(b *testing.B) {
+	home := b.TempDir()
+	exec.Command(bin, "remember", "warm up", "--home", home).Run()
+	var lat []time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		if out, err := exec.Command(bin, "remember", fmt.Sprintf("short memory number %d about the build", i), "--home", home).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	reportPercentiles(b, lat)
+}
+
+// writeCorpus writes n synthetic records as JSON lines.
+func writeCorpus(b *testing.B, n int) string {
+	path := filepath.Join(b.TempDir(), "corpus.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	c := benchdata.New(1, 30_000)
+	for i := range n {
+		enc.Encode(c.Record(i))
+	}
+	w.Flush()
+	f.Close()
+	return path
+}
+
+// BenchmarkCLIImport: `mneme import` of 20,000 short records into a new home.
+func BenchmarkCLIImport(b *testing.B) {
+	const n = 20_000
+	corpus := writeCorpus(b, n)
+	for b.Loop() {
+		home := filepath.Join(b.TempDir(), "home")
+		if out, err := exec.Command(bin, "import", corpus, "--home", home).CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkCLIRecallCold: a whole `mneme recall` process against a home of
+// 100,000 records: start, open, query, print, exit.
+func BenchmarkCLIRecallCold(b *testing.B) {
+	home := filepath.Join(b.TempDir(), "home")
+	if out, err := exec.Command(bin, "import", writeCorpus(b, 100_000), "--home", home).CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	c := benchdata.New(2, 30_000)
+	var lat []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if out, err := exec.Command(bin, "recall", c.Query(), "--home", home, "--json").CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	reportPercentiles(b, lat)
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
+}
