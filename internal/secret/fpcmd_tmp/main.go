@@ -14,7 +14,7 @@ func main() {
 	counts := map[string]int{}
 	filepath.WalkDir(os.Args[1], func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() { return nil }
-		if !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, ".txt") && !strings.HasSuffix(p, ".html") && !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".json") { return nil }
+		if !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, ".txt") && !strings.HasSuffix(p, ".html") && !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".py") && !strings.HasSuffix(p, ".rst") && !strings.HasSuffix(p, ".conf") && !strings.HasSuffix(p, ".sh") && !strings.HasSuffix(p, ".js") && !strings.HasSuffix(p, ".ts") && !strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, ".toml") && !strings.HasSuffix(p, ".ini") && !strings.HasSuffix(p, ".env") { return nil }
 		b, _ := os.ReadFile(p)
 		t := string(b)
 		for _, f := range secret.Scan(t) {
