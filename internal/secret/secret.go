@@ -1,12 +1,26 @@
 // Package secret finds credentials in text an agent is about to remember, so
 // the write can be refused or the values masked.
 //
-// Detection is heuristic and tuned to keep ordinary notes quiet: well-known
-// token formats are matched by their fixed prefixes and shapes, while
-// key/value assignments (password=…, "api_key": "…") are matched by the key
-// name and then filtered for placeholders, variable references and prose.
-// Every detector starts from a cheap strings.Index anchor, so text without
-// anchors costs little more than a few memchr-like passes.
+// Detection is heuristic and tuned to keep ordinary notes quiet: vendor
+// tokens are matched by fixed prefix and shape, while key/value assignments
+// (password=…, "api_key": "…", <password>…</password>) are matched by the
+// key name's last word and then filtered for placeholders, variable
+// references, code and prose. Every detector starts from a cheap
+// strings.Index anchor; there are no regexps.
+//
+// Decisions worth knowing:
+//   - Placeholders are not secrets: <password>, ${PW}, $PW, ***, xxx, ...,
+//     your-…, …-here, anything containing "example", and "changeme" (an
+//     instruction, not a secret worth refusing a write for). AWS's documented
+//     AKIAIOSFODNN7EXAMPLE still counts: vendor tokens get no word rules.
+//   - "pass" and "secret" as values are flagged (real weak passwords), so
+//     postgres://user:pass@host is; user:password@host is a placeholder.
+//   - A password of any length counts; generic secrets need 8+ bytes, no
+//     spaces, not a number, and (unquoted) a digit or 20+ mixed-case bytes.
+//   - A bare PWD/OLDPWD is the shell's working directory: only a quoted,
+//     non-path value counts. A bare "pass" key is never one (PASS: TestX).
+//   - Values are masked whole: overlapping findings merge, and the more
+//     specific kind names the union.
 package secret
 
 import (
@@ -18,7 +32,7 @@ import (
 
 // Finding is one credential found in a text.
 type Finding struct {
-	Kind       string // stable short id, e.g. "aws-access-key-id"; see kinds
+	Kind       string // stable short id: "private-key", "aws-access-key-id", "aws-secret-access-key", "github-token", "slack-token", "openai-key", "anthropic-key", "google-api-key", "stripe-key", "jwt", "password-assignment", "generic-secret-assignment", "connection-string-password"
 	Start, End int    // byte offsets of the secret VALUE (what Redact masks), not of the surrounding key name
 	Line       int    // 1-based line of Start
 }

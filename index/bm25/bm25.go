@@ -1,0 +1,290 @@
+// Package bm25 is an in-memory BM25 index over records' title, text and
+// tags, with the attributes recall filters on kept beside each document, so
+// a filtered query returns its true top-k. Scoring is term-at-a-time into a
+// dense accumulator: a few milliseconds even when a query term occurs in
+// half of 100,000 documents.
+package bm25
+
+import (
+	"container/heap"
+	"math"
+	"slices"
+	"sync"
+)
+
+// BM25 parameters and field weights: a word in a title or a tag says more
+// about a record than one in its body.
+const (
+	k1          = 1.2
+	b           = 0.75
+	titleWeight = 2.0
+	tagWeight   = 1.5
+)
+
+// Doc is what the index needs of a record.
+type Doc struct {
+	Key   int64 // the store's identity for the record
+	Title string
+	Text  string
+	Attrs Attrs
+}
+
+// Attrs are the filterable attributes of a document.
+type Attrs struct {
+	Project, Type, Kind, Status, Sensitivity string
+	Tags                                     []string
+	Expires                                  int64 // Unix nanoseconds; 0: never
+	Event                                    int64 // occurred_at, else created_at
+	Created                                  int64
+}
+
+// Index is safe for concurrent use.
+type Index struct {
+	mu       sync.RWMutex
+	terms    map[string]*plist
+	docs     []doc
+	byKey    map[int64]uint32
+	strs     interner
+	live     int
+	totalLen float64
+}
+
+type plist struct {
+	docs []uint32
+	tfs  []float32 // weighted term frequency
+}
+
+type doc struct {
+	key   int64
+	len   float32 // weighted length
+	alive bool
+	attrs attrs
+}
+
+type attrs struct {
+	project, typ, kind, status, sens uint32
+	tags                             []uint32
+	expires, event, created          int64
+}
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{terms: map[string]*plist{}, byKey: map[int64]uint32{}, strs: newInterner()}
+}
+
+// Len returns the number of live documents.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live
+}
+
+// Put adds d, replacing any document with the same key.
+func (ix *Index) Put(d Doc) {
+	tf := map[string]float32{}
+	var length float32
+	for _, f := range []struct {
+		text   string
+		weight float32
+	}{{d.Title, titleWeight}, {d.Text, 1}} {
+		for _, t := range terms(f.text) {
+			tf[t] += f.weight
+			length += f.weight
+		}
+	}
+	for _, tag := range d.Attrs.Tags {
+		for _, t := range terms(tag) {
+			tf[t] += tagWeight
+			length += tagWeight
+		}
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.remove(d.Key)
+	n := uint32(len(ix.docs))
+	ix.docs = append(ix.docs, doc{key: d.Key, len: length, alive: true, attrs: ix.strs.attrs(d.Attrs)})
+	ix.byKey[d.Key] = n
+	ix.live++
+	ix.totalLen += float64(length)
+	for t, f := range tf {
+		p := ix.terms[t]
+		if p == nil {
+			p = &plist{}
+			ix.terms[t] = p
+		}
+		p.docs = append(p.docs, n)
+		p.tfs = append(p.tfs, f)
+	}
+}
+
+// Delete removes the document with key, if present.
+func (ix *Index) Delete(key int64) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.remove(key)
+}
+
+func (ix *Index) remove(key int64) {
+	n, ok := ix.byKey[key]
+	if !ok {
+		return
+	}
+	delete(ix.byKey, key)
+	d := &ix.docs[n]
+	d.alive = false
+	ix.live--
+	ix.totalLen -= float64(d.len)
+	if dead := len(ix.docs) - ix.live; dead > 1024 && dead > ix.live/4 {
+		ix.compact()
+	}
+}
+
+// compact drops dead documents from the postings and renumbers the rest.
+func (ix *Index) compact() {
+	renum := make([]uint32, len(ix.docs))
+	docs := make([]doc, 0, ix.live)
+	for i, d := range ix.docs {
+		if d.alive {
+			renum[i] = uint32(len(docs))
+			ix.byKey[d.key] = uint32(len(docs))
+			docs = append(docs, d)
+		}
+	}
+	for t, p := range ix.terms {
+		out := &plist{}
+		for i, n := range p.docs {
+			if ix.docs[n].alive {
+				out.docs = append(out.docs, renum[n])
+				out.tfs = append(out.tfs, p.tfs[i])
+			}
+		}
+		if len(out.docs) == 0 {
+			delete(ix.terms, t)
+		} else {
+			ix.terms[t] = out
+		}
+	}
+	ix.docs = docs
+}
+
+// Hit is one search result.
+type Hit struct {
+	Key     int64
+	Score   float64
+	Matched []string // the query terms the document contains
+}
+
+// Query is a search: folded query words, how many hits, and a filter.
+type Query struct {
+	Terms  []string
+	K      int
+	Filter Filter
+}
+
+// accumulators are reused between searches: one float per document.
+var accPool = sync.Pool{New: func() any { return &accumulator{} }}
+
+type accumulator struct {
+	score   []float32
+	matched []uint64 // bit i: query term i occurs in the document
+	touched []uint32
+}
+
+// Search returns the top K documents passing the filter, best first (ties:
+// newer key first).
+func (ix *Index) Search(q Query) []Hit {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	match, ok := ix.compile(q.Filter)
+	if !ok || ix.live == 0 || q.K <= 0 {
+		return nil
+	}
+	acc := accPool.Get().(*accumulator)
+	defer accPool.Put(acc)
+	if len(acc.score) < len(ix.docs) {
+		acc.score = make([]float32, len(ix.docs))
+		acc.matched = make([]uint64, len(ix.docs))
+	}
+	avg := float32(ix.totalLen / float64(ix.live))
+	n := float64(ix.live)
+	for qi, w := range q.Terms[:min(len(q.Terms), 64)] {
+		p := ix.terms[Stem(w)]
+		if p == nil {
+			continue
+		}
+		df := 0
+		for _, d := range p.docs {
+			if ix.docs[d].alive {
+				df++
+			}
+		}
+		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
+		for i, d := range p.docs {
+			dd := &ix.docs[d]
+			if !dd.alive {
+				continue
+			}
+			tf := p.tfs[i]
+			if acc.matched[d] == 0 {
+				acc.touched = append(acc.touched, d)
+			}
+			acc.score[d] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*dd.len/avg))
+			acc.matched[d] |= 1 << qi
+		}
+	}
+	h := &hitHeap{}
+	for _, d := range acc.touched {
+		if dd := &ix.docs[d]; match(&dd.attrs) {
+			hit := scored{doc: d, key: dd.key, score: acc.score[d], matched: acc.matched[d]}
+			if h.Len() < q.K {
+				heap.Push(h, hit)
+			} else if hit.better((*h)[0]) {
+				(*h)[0] = hit
+				heap.Fix(h, 0)
+			}
+		}
+		acc.score[d], acc.matched[d] = 0, 0
+	}
+	acc.touched = acc.touched[:0]
+	out := make([]Hit, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		s := heap.Pop(h).(scored)
+		out[i] = Hit{Key: s.key, Score: float64(s.score), Matched: matchedTerms(q.Terms, s.matched)}
+	}
+	return out
+}
+
+func matchedTerms(terms []string, bits uint64) []string {
+	var out []string
+	for i, t := range terms[:min(len(terms), 64)] {
+		if bits&(1<<i) != 0 && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+type scored struct {
+	doc     uint32
+	key     int64
+	score   float32
+	matched uint64
+}
+
+func (s scored) better(o scored) bool {
+	return s.score > o.score || (s.score == o.score && s.key > o.key)
+}
+
+// hitHeap is a min-heap: the worst of the current top k on top.
+type hitHeap []scored
+
+func (h hitHeap) Len() int           { return len(h) }
+func (h hitHeap) Less(i, j int) bool { return h[j].better(h[i]) }
+func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(scored)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

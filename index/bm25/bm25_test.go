@@ -1,0 +1,208 @@
+package bm25
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var words = strings.Fields("alpha beta gamma delta release releases releasing deploy build cache the a of postgres rust go")
+
+func randomDoc(rng *rand.Rand, key int64) Doc {
+	text := func(n int) string {
+		var ws []string
+		for range n {
+			ws = append(ws, words[rng.IntN(len(words))])
+		}
+		return strings.Join(ws, " ")
+	}
+	var tags []string
+	for range rng.IntN(3) {
+		tags = append(tags, fmt.Sprintf("t%d", rng.IntN(4)))
+	}
+	slices.Sort(tags)
+	tags = slices.Compact(tags)
+	return Doc{Key: key, Title: text(rng.IntN(3)), Text: text(1 + rng.IntN(20)), Attrs: Attrs{
+		Project: fmt.Sprintf("p%d", rng.IntN(3)), Type: []string{"episodic", "semantic"}[rng.IntN(2)],
+		Kind: "note", Status: []string{"active", "superseded"}[rng.IntN(2)], Sensitivity: "internal",
+		Tags: tags, Event: int64(rng.IntN(100)), Expires: int64(rng.IntN(3) * 50),
+	}}
+}
+
+// reference scores every live document the slow, obvious way.
+func reference(docs map[int64]Doc, q Query) []Hit {
+	stat := func(d Doc) (map[string]float64, float64) {
+		tf, n := map[string]float64{}, 0.0
+		add := func(s string, w float64) {
+			for _, t := range terms(s) {
+				tf[t] += w
+				n += w
+			}
+		}
+		add(d.Title, titleWeight)
+		add(d.Text, 1)
+		for _, t := range d.Attrs.Tags {
+			add(t, tagWeight)
+		}
+		return tf, n
+	}
+	total := 0.0
+	df := map[string]int{}
+	for _, d := range docs {
+		tf, n := stat(d)
+		total += n
+		for t := range tf {
+			df[t]++
+		}
+	}
+	avg, N := total/float64(len(docs)), float64(len(docs))
+	var hits []Hit
+	for _, d := range docs {
+		if !matchRef(q.Filter, d.Attrs) {
+			continue
+		}
+		tf, n := stat(d)
+		score := 0.0
+		var matched []string
+		for _, w := range q.Terms {
+			f := tf[Stem(w)]
+			if f == 0 {
+				continue
+			}
+			n_t := float64(df[Stem(w)])
+			idf := math.Log(1 + (N-n_t+0.5)/(n_t+0.5))
+			score += idf * f * (k1 + 1) / (f + k1*(1-b+b*n/avg))
+			if !slices.Contains(matched, w) {
+				matched = append(matched, w)
+			}
+		}
+		if score > 0 {
+			hits = append(hits, Hit{Key: d.Key, Score: score, Matched: matched})
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if math.Abs(hits[i].Score-hits[j].Score) > 1e-4 {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Key > hits[j].Key
+	})
+	return hits[:min(len(hits), q.K)]
+}
+
+func matchRef(f Filter, a Attrs) bool {
+	if (f.Project != "" && a.Project != f.Project) || (len(f.Types) > 0 && !slices.Contains(f.Types, a.Type)) ||
+		(f.ExcludeStatus != "" && a.Status == f.ExcludeStatus) || (f.Now != 0 && a.Expires != 0 && a.Expires <= f.Now) ||
+		(f.Since != 0 && a.Event < f.Since) || (f.Until != 0 && a.Event > f.Until) {
+		return false
+	}
+	n := 0
+	for _, t := range f.Tags {
+		if slices.Contains(a.Tags, t) {
+			n++
+		}
+	}
+	return len(f.Tags) == 0 || n == len(f.Tags) || (!f.AllTags && n > 0)
+}
+
+func TestSearchMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ix := New()
+	docs := map[int64]Doc{}
+	for i := range 400 {
+		d := randomDoc(rng, int64(i))
+		ix.Put(d)
+		docs[d.Key] = d
+	}
+	for i := range 150 { // updates and deletes leave tombstones behind
+		k := int64(rng.IntN(400))
+		if i%2 == 0 {
+			ix.Delete(k)
+			delete(docs, k)
+		} else {
+			d := randomDoc(rng, k)
+			ix.Put(d)
+			docs[k] = d
+		}
+	}
+	filters := []Filter{{}, {Project: "p1"}, {Types: []string{"episodic"}, ExcludeStatus: "superseded"},
+		{Tags: []string{"t1", "t2"}}, {Tags: []string{"t1", "t2"}, AllTags: true}, {Since: 20, Until: 60, Now: 50},
+		{Project: "nope"}}
+	var encoded bytes.Buffer
+	for round, index := range []*Index{ix, nil} {
+		if round == 1 { // the same answers after an encode/decode round trip
+			if _, err := ix.WriteTo(&encoded); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if index, err = Decode(encoded.Bytes()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for qi := range 60 {
+			q := Query{Terms: []string{words[rng.IntN(len(words))], words[rng.IntN(len(words))]}, K: 1 + rng.IntN(12), Filter: filters[qi%len(filters)]}
+			got, want := index.Search(q), reference(docs, q)
+			if len(got) != len(want) {
+				t.Fatalf("round %d query %+v: %d hits, want %d", round, q, len(got), len(want))
+			}
+			for i := range got {
+				if got[i].Key != want[i].Key || math.Abs(got[i].Score-want[i].Score) > 1e-3 || !reflect.DeepEqual(got[i].Matched, want[i].Matched) {
+					t.Fatalf("round %d query %+v hit %d: got %+v, want %+v", round, q, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+func TestStemmingAndFolding(t *testing.T) {
+	ix := New()
+	ix.Put(Doc{Key: 1, Text: "Releasing the Café build", Attrs: Attrs{Project: "p"}})
+	for _, q := range []string{"release", "releases", "cafe", "builds"} {
+		if hits := ix.Search(Query{Terms: []string{q}, K: 5}); len(hits) != 1 {
+			t.Errorf("query %q: %d hits", q, len(hits))
+		}
+	}
+}
+
+func TestDecodeRejectsCorruption(t *testing.T) {
+	ix := New()
+	ix.Put(Doc{Key: 7, Text: "some words here", Attrs: Attrs{Project: "p", Tags: []string{"x"}}})
+	var buf bytes.Buffer
+	ix.WriteTo(&buf)
+	data := buf.Bytes()
+	for _, bad := range [][]byte{nil, data[:len(data)-1], append(slices.Clone(data), 0), []byte("MNEMEBM25\x02")} {
+		if _, err := Decode(bad); err == nil {
+			t.Errorf("Decode accepted %d corrupt bytes", len(bad))
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	ix := New()
+	ix.Put(Doc{Key: 7, Title: "t", Text: "some words here", Attrs: Attrs{Project: "p", Tags: []string{"x", "y"}}})
+	var buf bytes.Buffer
+	ix.WriteTo(&buf)
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ix, err := Decode(data)
+		if err == nil {
+			ix.Search(Query{Terms: []string{"words"}, K: 3, Filter: Filter{Tags: []string{"x"}}})
+		}
+	})
+}
+
+func BenchmarkSearch(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ix := New()
+	for i := range 100_000 {
+		ix.Put(randomDoc(rng, int64(i)))
+	}
+	for b.Loop() {
+		ix.Search(Query{Terms: []string{"release", "postgres", "cache"}, K: 10, Filter: Filter{Project: "p1"}})
+	}
+}

@@ -1,0 +1,96 @@
+package bm25
+
+import "slices"
+
+// Filter restricts a search. Zero values do not restrict.
+type Filter struct {
+	Project            string
+	Types, Kinds       []string
+	Tags               []string
+	AllTags            bool
+	Since, Until       int64 // bounds on Event, inclusive; 0: open
+	Now                int64 // documents with Expires <= Now are excluded; 0: no expiry check
+	ExcludeStatus      string
+	ExcludeSensitivity string
+}
+
+// compile turns f into a predicate over interned attributes. ok is false
+// when f names a value no document has, so nothing can match.
+func (ix *Index) compile(f Filter) (match func(*attrs) bool, ok bool) {
+	id := func(s string) (uint32, bool) { v, ok := ix.strs.ids[s]; return v, ok }
+	ids := func(ss []string) ([]uint32, bool) {
+		var out []uint32
+		for _, s := range ss {
+			if v, ok := id(s); ok {
+				out = append(out, v)
+			}
+		}
+		return out, len(out) > 0
+	}
+	var project uint32
+	if f.Project != "" {
+		if project, ok = id(f.Project); !ok {
+			return nil, false
+		}
+	}
+	types, okT := ids(f.Types)
+	kinds, okK := ids(f.Kinds)
+	tags, okG := ids(f.Tags)
+	if (len(f.Types) > 0 && !okT) || (len(f.Kinds) > 0 && !okK) || (len(f.Tags) > 0 && !okG) ||
+		(f.AllTags && len(tags) < len(f.Tags)) {
+		return nil, false
+	}
+	exStatus, hasExStatus := id(f.ExcludeStatus)
+	exSens, hasExSens := id(f.ExcludeSensitivity)
+	hasExStatus = hasExStatus && f.ExcludeStatus != ""
+	hasExSens = hasExSens && f.ExcludeSensitivity != ""
+	return func(a *attrs) bool {
+		switch {
+		case f.Project != "" && a.project != project,
+			len(types) > 0 && !slices.Contains(types, a.typ),
+			len(kinds) > 0 && !slices.Contains(kinds, a.kind),
+			hasExStatus && a.status == exStatus,
+			hasExSens && a.sens == exSens,
+			f.Now != 0 && a.expires != 0 && a.expires <= f.Now,
+			f.Since != 0 && a.event < f.Since,
+			f.Until != 0 && a.event > f.Until:
+			return false
+		case len(tags) == 0:
+			return true
+		}
+		n := 0
+		for _, t := range tags {
+			if slices.Contains(a.tags, t) {
+				n++
+			}
+		}
+		return n == len(tags) || (!f.AllTags && n > 0)
+	}, true
+}
+
+// interner maps attribute strings to small ids.
+type interner struct {
+	ids  map[string]uint32
+	strs []string
+}
+
+func newInterner() interner { return interner{ids: map[string]uint32{}} }
+
+func (in *interner) id(s string) uint32 {
+	if v, ok := in.ids[s]; ok {
+		return v
+	}
+	v := uint32(len(in.strs))
+	in.ids[s] = v
+	in.strs = append(in.strs, s)
+	return v
+}
+
+func (in *interner) attrs(a Attrs) attrs {
+	out := attrs{project: in.id(a.Project), typ: in.id(a.Type), kind: in.id(a.Kind), status: in.id(a.Status),
+		sens: in.id(a.Sensitivity), expires: a.Expires, event: a.Event, created: a.Created}
+	for _, t := range a.Tags {
+		out.tags = append(out.tags, in.id(t))
+	}
+	return out
+}
