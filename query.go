@@ -121,7 +121,7 @@ type LexicalQuery struct {
 }
 
 // LexicalHit is a store's answer: the record, its raw BM25 score (higher is
-// better) and the words of the record that matched.
+// better) and the query terms it contains.
 type LexicalHit struct {
 	Record       *Record
 	BM25         float64

@@ -86,9 +86,6 @@ func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*
 			}
 			res.Deleted++
 		}
-		if err := w.index(); err != nil {
-			return err
-		}
 		doc.Chunks, doc.UpdatedAt = owned, now
 		_, err = tx.ExecContext(ctx, `INSERT INTO documents (id, project, uri, hash, chunks, updated_at) VALUES (?,?,?,?,?,?)
 			ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, chunks = excluded.chunks, updated_at = excluded.updated_at`,

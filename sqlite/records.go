@@ -34,7 +34,7 @@ func scanRecord(row scanner) (*mneme.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal([]byte(tags), &r.Tags); err != nil {
+	if err := unmarshalTags(tags, &r.Tags); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(links), &r.Links); err != nil {
@@ -51,6 +51,8 @@ func scanRecord(row scanner) (*mneme.Record, error) {
 	}
 	return &r, nil
 }
+
+func unmarshalTags(s string, tags *[]string) error { return json.Unmarshal([]byte(s), tags) }
 
 // values returns r's column values in the order of columns, then event_at.
 func values(r *mneme.Record) []any {
@@ -111,11 +113,10 @@ func fromNullNanos(n sql.NullInt64) *time.Time {
 // writer is one write transaction and its prepared statements: a batch
 // reuses each statement instead of parsing it again per record.
 type writer struct {
-	ctx     context.Context
-	tx      *sql.Tx
-	now     time.Time
-	stmts   map[string]*sql.Stmt
-	pending []int64 // inserted rows not yet in records_fts
+	ctx   context.Context
+	tx    *sql.Tx
+	now   time.Time
+	stmts map[string]*sql.Stmt
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, now time.Time) *writer {
@@ -158,30 +159,11 @@ func (w *writer) insert(r *mneme.Record) error {
 	if err != nil {
 		return err
 	}
-	w.pending = append(w.pending, seq)
 	return w.writeTags(seq, r.Tags)
-}
-
-// index adds the pending rows to the full-text index. It runs before every
-// update or delete (whose triggers expect indexed rows) and before commit.
-func (w *writer) index() error {
-	for len(w.pending) > 0 {
-		n := min(len(w.pending), 500)
-		_, err := w.tx.ExecContext(w.ctx, `INSERT INTO records_fts (rowid, title, text, tags)
-			SELECT seq, title, text, tags FROM records WHERE seq IN (`+marks(n)+`)`, anys(w.pending[:n])...)
-		if err != nil {
-			return err
-		}
-		w.pending = w.pending[n:]
-	}
-	return nil
 }
 
 // deleteSeq removes one record and its tags.
 func (w *writer) deleteSeq(seq int64) error {
-	if err := w.index(); err != nil {
-		return err
-	}
 	if _, err := w.exec("DELETE FROM record_tags WHERE seq = ?", seq); err != nil {
 		return err
 	}
@@ -190,9 +172,6 @@ func (w *writer) deleteSeq(seq int64) error {
 }
 
 func (w *writer) update(r *mneme.Record) error {
-	if err := w.index(); err != nil {
-		return err
-	}
 	v := values(r)
 	if _, err := w.exec(updateSQL, append(v[1:], r.ID)...); err != nil {
 		return err
@@ -281,7 +260,7 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 			}
 		}
 		res.ID = recs[0].ID
-		return w.index()
+		return nil
 	})
 	return res, translate(err, "write records")
 }

@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -31,7 +33,10 @@ const busyTimeout = 30 * time.Second
 
 // Store is the SQLite implementation of mneme.Store.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	home  string
+	lex   lexical
+	wrote atomic.Bool // a write committed: Close may refresh the index snapshot
 }
 
 var _ mneme.Store = (*Store)(nil)
@@ -48,7 +53,7 @@ func Open(ctx context.Context, home string) (*Store, error) {
 	if err != nil {
 		return nil, mneme.InternalError(err, "open database")
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, home: home}
 	if err := retryBusy(ctx, func() error { return s.setup(ctx) }); err != nil {
 		db.Close()
 		return nil, translate(err, "open the database in "+home)
@@ -56,8 +61,16 @@ func Open(ctx context.Context, home string) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database. A process that wrote many records leaves a
+// fresh index snapshot behind, so the next reader starts fast.
+func (s *Store) Close() error {
+	if s.wrote.Load() && s.snapshotLag() >= saveEvery {
+		if _, err := s.index(context.Background()); err != nil {
+			slog.Warn("refresh lexical index", "err", err)
+		}
+	}
+	return s.db.Close()
+}
 
 // setup switches to WAL (once per file) and applies pending migrations, each
 // in its own immediate transaction, so concurrent first starts are safe.
@@ -109,7 +122,11 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 			tx.Rollback()
 			return err
 		}
-		return tx.Commit()
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		s.wrote.Store(true)
+		return nil
 	})
 }
 

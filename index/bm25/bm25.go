@@ -31,7 +31,7 @@ type Doc struct {
 
 // Attrs are the filterable attributes of a document.
 type Attrs struct {
-	Project, Type, Kind, Status, Sensitivity string
+	Project, Type, Kind, Status, Sensitivity, Key string
 	Tags                                     []string
 	Expires                                  int64 // Unix nanoseconds; 0: never
 	Event                                    int64 // occurred_at, else created_at
@@ -62,7 +62,7 @@ type doc struct {
 }
 
 type attrs struct {
-	project, typ, kind, status, sens uint32
+	project, typ, kind, status, sens, key uint32
 	tags                             []uint32
 	expires, event, created          int64
 }

@@ -175,7 +175,7 @@ func TestDecodeRejectsCorruption(t *testing.T) {
 	var buf bytes.Buffer
 	ix.WriteTo(&buf)
 	data := buf.Bytes()
-	for _, bad := range [][]byte{nil, data[:len(data)-1], append(slices.Clone(data), 0), []byte("MNEMEBM25\x02")} {
+	for _, bad := range [][]byte{nil, data[:len(data)-1], append(slices.Clone(data), 0), []byte("MNEMEBM25\x01")} {
 		if _, err := Decode(bad); err == nil {
 			t.Errorf("Decode accepted %d corrupt bytes", len(bad))
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // magic starts an encoded index; the last byte is the format version.
-const magic = "MNEMEBM25\x01"
+const magic = "MNEMEBM25\x02"
 
 // WriteTo writes the index in a compact binary form (dead documents
 // dropped). The caller adds framing: checksum, generation.
@@ -31,7 +31,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		a := d.attrs
 		e.u64(uint64(d.key))
 		e.u32(math.Float32bits(d.len))
-		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, uint32(len(a.tags))} {
+		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key, uint32(len(a.tags))} {
 			e.u32(v)
 		}
 		for _, t := range a.tags {
@@ -88,13 +88,13 @@ func Decode(data []byte) (ix *Index, err error) {
 		dd := &ix.docs[i]
 		dd.key, dd.len, dd.alive = int64(d.u64()), math.Float32frombits(d.u32()), true
 		a := &dd.attrs
-		a.project, a.typ, a.kind, a.status, a.sens = d.u32(), d.u32(), d.u32(), d.u32(), d.u32()
+		a.project, a.typ, a.kind, a.status, a.sens, a.key = d.u32(), d.u32(), d.u32(), d.u32(), d.u32(), d.u32()
 		a.tags = make([]uint32, d.count(4))
 		for j := range a.tags {
 			a.tags[j] = d.u32()
 		}
 		a.expires, a.event, a.created = int64(d.u64()), int64(d.u64()), int64(d.u64())
-		for _, v := range append([]uint32{a.project, a.typ, a.kind, a.status, a.sens}, a.tags...) {
+		for _, v := range append([]uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key}, a.tags...) {
 			if v >= nstr {
 				d.fail()
 			}

@@ -4,11 +4,12 @@ import "slices"
 
 // Filter restricts a search. Zero values do not restrict.
 type Filter struct {
-	Project            string
+	Project, Key       string
 	Types, Kinds       []string
 	Tags               []string
 	AllTags            bool
 	Since, Until       int64 // bounds on Event, inclusive; 0: open
+	CreatedBefore      int64 // 0: open
 	Now                int64 // documents with Expires <= Now are excluded; 0: no expiry check
 	ExcludeStatus      string
 	ExcludeSensitivity string
@@ -27,9 +28,14 @@ func (ix *Index) compile(f Filter) (match func(*attrs) bool, ok bool) {
 		}
 		return out, len(out) > 0
 	}
-	var project uint32
+	var project, key uint32
 	if f.Project != "" {
 		if project, ok = id(f.Project); !ok {
+			return nil, false
+		}
+	}
+	if f.Key != "" {
+		if key, ok = id(f.Key); !ok {
 			return nil, false
 		}
 	}
@@ -47,6 +53,8 @@ func (ix *Index) compile(f Filter) (match func(*attrs) bool, ok bool) {
 	return func(a *attrs) bool {
 		switch {
 		case f.Project != "" && a.project != project,
+			f.Key != "" && a.key != key,
+			f.CreatedBefore != 0 && a.created >= f.CreatedBefore,
 			len(types) > 0 && !slices.Contains(types, a.typ),
 			len(kinds) > 0 && !slices.Contains(kinds, a.kind),
 			hasExStatus && a.status == exStatus,
@@ -88,7 +96,7 @@ func (in *interner) id(s string) uint32 {
 
 func (in *interner) attrs(a Attrs) attrs {
 	out := attrs{project: in.id(a.Project), typ: in.id(a.Type), kind: in.id(a.Kind), status: in.id(a.Status),
-		sens: in.id(a.Sensitivity), expires: a.Expires, event: a.Event, created: a.Created}
+		sens: in.id(a.Sensitivity), key: in.id(a.Key), expires: a.Expires, event: a.Event, created: a.Created}
 	for _, t := range a.Tags {
 		out.tags = append(out.tags, in.id(t))
 	}

@@ -45,22 +45,31 @@ CREATE TABLE record_tags (
 ) WITHOUT ROWID;
 CREATE INDEX record_tags_seq ON record_tags (seq);
 
--- BM25 over title, text and tags; the records table holds the content.
--- New rows are indexed by the store at the end of each write transaction, in
--- one statement: FTS5 flushes at every statement, so a per-row insert trigger
--- would write one tiny segment per record.
-CREATE VIRTUAL TABLE records_fts USING fts5 (
-    title, text, tags,
-    content = 'records', content_rowid = 'seq',
-    tokenize = 'porter unicode61 remove_diacritics 2'
+-- Every insert, update and delete of a record appends its seq here. The
+-- BM25 index (a derived file beside the database) remembers the last change
+-- it has applied and catches up from this log, so it never disagrees with
+-- the table, whichever process wrote.
+CREATE TABLE changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    rec INTEGER NOT NULL
 );
-CREATE TRIGGER records_fts_delete AFTER DELETE ON records BEGIN
-    INSERT INTO records_fts (records_fts, rowid, title, text, tags) VALUES ('delete', old.seq, old.title, old.text, old.tags);
+CREATE TRIGGER records_changed_insert AFTER INSERT ON records BEGIN
+    INSERT INTO changes (rec) VALUES (new.seq);
 END;
-CREATE TRIGGER records_fts_update AFTER UPDATE OF title, text, tags ON records BEGIN
-    INSERT INTO records_fts (records_fts, rowid, title, text, tags) VALUES ('delete', old.seq, old.title, old.text, old.tags);
-    INSERT INTO records_fts (rowid, title, text, tags) VALUES (new.seq, new.title, new.text, new.tags);
+CREATE TRIGGER records_changed_update AFTER UPDATE ON records BEGIN
+    INSERT INTO changes (rec) VALUES (new.seq);
 END;
+CREATE TRIGGER records_changed_delete AFTER DELETE ON records BEGIN
+    INSERT INTO changes (rec) VALUES (old.seq);
+END;
+
+-- Facts about this database; db_id tells derived files which database they
+-- were built from.
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+INSERT INTO meta (key, value) VALUES ('db_id', lower(hex(randomblob(16))));
 
 -- Ingested documents: their chunks are records whose source_parent is the id.
 CREATE TABLE documents (
