@@ -32,17 +32,24 @@ type Doc struct {
 // Attrs are the filterable attributes of a document.
 type Attrs struct {
 	Project, Type, Kind, Status, Sensitivity, Key string
-	Tags                                     []string
-	Expires                                  int64 // Unix nanoseconds; 0: never
-	Event                                    int64 // occurred_at, else created_at
-	Created                                  int64
+	Tags                                          []string
+	Expires                                       int64 // Unix nanoseconds; 0: never
+	Event                                         int64 // occurred_at, else created_at
+	Created                                       int64
 }
 
 // Index is safe for concurrent use.
+// Documents are numbered densely; per-document data lives in parallel
+// arrays without pointers, so scoring reads compact memory and the garbage
+// collector has nothing to scan in them.
 type Index struct {
 	mu       sync.RWMutex
 	terms    map[string]*plist
-	docs     []doc
+	keys     []int64
+	lens     []float32 // weighted length
+	alive    []bool
+	attrs    []attrs
+	tags     []uint32 // every document's tag ids; attrs hold offsets into it
 	byKey    map[int64]uint32
 	strs     interner
 	live     int
@@ -54,17 +61,10 @@ type plist struct {
 	tfs  []float32 // weighted term frequency
 }
 
-type doc struct {
-	key   int64
-	len   float32 // weighted length
-	alive bool
-	attrs attrs
-}
-
 type attrs struct {
 	project, typ, kind, status, sens, key uint32
-	tags                             []uint32
-	expires, event, created          int64
+	tagOff, tagLen                        uint32 // the document's tags: Index.tags[tagOff:tagOff+tagLen]
+	expires, event, created               int64
 }
 
 // New returns an empty index.
@@ -101,8 +101,8 @@ func (ix *Index) Put(d Doc) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.remove(d.Key)
-	n := uint32(len(ix.docs))
-	ix.docs = append(ix.docs, doc{key: d.Key, len: length, alive: true, attrs: ix.strs.attrs(d.Attrs)})
+	n := uint32(len(ix.keys))
+	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
 	ix.byKey[d.Key] = n
 	ix.live++
 	ix.totalLen += float64(length)
@@ -130,30 +130,47 @@ func (ix *Index) remove(key int64) {
 		return
 	}
 	delete(ix.byKey, key)
-	d := &ix.docs[n]
-	d.alive = false
+	ix.alive[n] = false
 	ix.live--
-	ix.totalLen -= float64(d.len)
-	if dead := len(ix.docs) - ix.live; dead > 1024 && dead > ix.live/4 {
+	ix.totalLen -= float64(ix.lens[n])
+	if dead := len(ix.keys) - ix.live; dead > 1024 && dead > ix.live/4 {
 		ix.compact()
 	}
 }
 
+// appendDoc adds a live document; a's tags are already in ix.tags.
+func (ix *Index) appendDoc(key int64, length float32, a attrs) {
+	ix.keys = append(ix.keys, key)
+	ix.lens = append(ix.lens, length)
+	ix.alive = append(ix.alive, true)
+	ix.attrs = append(ix.attrs, a)
+}
+
+// docTags returns document n's tag ids.
+func (ix *Index) docTags(n uint32) []uint32 {
+	a := &ix.attrs[n]
+	return ix.tags[a.tagOff : a.tagOff+a.tagLen]
+}
+
 // compact drops dead documents from the postings and renumbers the rest.
 func (ix *Index) compact() {
-	renum := make([]uint32, len(ix.docs))
-	docs := make([]doc, 0, ix.live)
-	for i, d := range ix.docs {
-		if d.alive {
-			renum[i] = uint32(len(docs))
-			ix.byKey[d.key] = uint32(len(docs))
-			docs = append(docs, d)
+	keys, lens, alive, attrs, tags := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags
+	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags = nil, nil, nil, nil, nil
+	renum := make([]uint32, len(keys))
+	for n, key := range keys {
+		if alive[n] {
+			renum[n] = uint32(len(ix.keys))
+			ix.byKey[key] = renum[n]
+			a := attrs[n]
+			ix.tags = append(ix.tags, tags[a.tagOff:a.tagOff+a.tagLen]...)
+			a.tagOff = uint32(len(ix.tags)) - a.tagLen
+			ix.appendDoc(key, lens[n], a)
 		}
 	}
 	for t, p := range ix.terms {
 		out := &plist{}
 		for i, n := range p.docs {
-			if ix.docs[n].alive {
+			if alive[n] {
 				out.docs = append(out.docs, renum[n])
 				out.tfs = append(out.tfs, p.tfs[i])
 			}
@@ -164,7 +181,6 @@ func (ix *Index) compact() {
 			ix.terms[t] = out
 		}
 	}
-	ix.docs = docs
 }
 
 // Hit is one search result.
@@ -201,9 +217,9 @@ func (ix *Index) Search(q Query) []Hit {
 	}
 	acc := accPool.Get().(*accumulator)
 	defer accPool.Put(acc)
-	if len(acc.score) < len(ix.docs) {
-		acc.score = make([]float32, len(ix.docs))
-		acc.matched = make([]uint64, len(ix.docs))
+	if len(acc.score) < len(ix.keys) {
+		acc.score = make([]float32, len(ix.keys))
+		acc.matched = make([]uint64, len(ix.keys))
 	}
 	avg := float32(ix.totalLen / float64(ix.live))
 	n := float64(ix.live)
@@ -214,28 +230,27 @@ func (ix *Index) Search(q Query) []Hit {
 		}
 		df := 0
 		for _, d := range p.docs {
-			if ix.docs[d].alive {
+			if ix.alive[d] {
 				df++
 			}
 		}
 		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
 		for i, d := range p.docs {
-			dd := &ix.docs[d]
-			if !dd.alive {
+			if !ix.alive[d] {
 				continue
 			}
 			tf := p.tfs[i]
 			if acc.matched[d] == 0 {
 				acc.touched = append(acc.touched, d)
 			}
-			acc.score[d] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*dd.len/avg))
+			acc.score[d] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
 			acc.matched[d] |= 1 << qi
 		}
 	}
 	h := &hitHeap{}
 	for _, d := range acc.touched {
-		if dd := &ix.docs[d]; match(&dd.attrs) {
-			hit := scored{doc: d, key: dd.key, score: acc.score[d], matched: acc.matched[d]}
+		if match(d) {
+			hit := scored{doc: d, key: ix.keys[d], score: acc.score[d], matched: acc.matched[d]}
 			if h.Len() < q.K {
 				heap.Push(h, hit)
 			} else if hit.better((*h)[0]) {

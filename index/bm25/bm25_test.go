@@ -206,3 +206,40 @@ func BenchmarkSearch(b *testing.B) {
 		ix.Search(Query{Terms: []string{"release", "postgres", "cache"}, K: 10, Filter: Filter{Project: "p1"}})
 	}
 }
+
+// TestCompaction: deleting most documents triggers compaction; searches and
+// re-added keys stay right afterwards.
+func TestCompaction(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ix := New()
+	docs := map[int64]Doc{}
+	for i := range 3000 {
+		d := randomDoc(rng, int64(i))
+		ix.Put(d)
+		docs[d.Key] = d
+	}
+	for i := range 2500 {
+		ix.Delete(int64(i))
+		delete(docs, int64(i))
+	}
+	if len(ix.keys) >= 3000 {
+		t.Fatalf("no compaction: %d document slots for %d live", len(ix.keys), ix.Len())
+	}
+	for i := range 100 {
+		d := randomDoc(rng, int64(i))
+		ix.Put(d)
+		docs[d.Key] = d
+	}
+	for _, f := range []Filter{{}, {Tags: []string{"t2"}}, {Project: "p2", AllTags: true, Tags: []string{"t0", "t1"}}} {
+		q := Query{Terms: []string{"release", "cache"}, K: 20, Filter: f}
+		got, want := ix.Search(q), reference(docs, q)
+		if len(got) != len(want) {
+			t.Fatalf("filter %+v: %d hits, want %d", f, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Key != want[i].Key {
+				t.Fatalf("filter %+v hit %d: %d, want %d", f, i, got[i].Key, want[i].Key)
+			}
+		}
+	}
+}

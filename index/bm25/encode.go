@@ -17,7 +17,7 @@ const magic = "MNEMEBM25\x02"
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	ix.mu.Lock() // compaction mutates
 	defer ix.mu.Unlock()
-	if ix.live < len(ix.docs) {
+	if ix.live < len(ix.keys) {
 		ix.compact()
 	}
 	e := &encoder{}
@@ -26,15 +26,15 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	for _, s := range ix.strs.strs {
 		e.str(s)
 	}
-	e.u32(uint32(len(ix.docs)))
-	for _, d := range ix.docs {
-		a := d.attrs
-		e.u64(uint64(d.key))
-		e.u32(math.Float32bits(d.len))
-		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key, uint32(len(a.tags))} {
+	e.u32(uint32(len(ix.keys)))
+	for n, key := range ix.keys {
+		a := ix.attrs[n]
+		e.u64(uint64(key))
+		e.u32(math.Float32bits(ix.lens[n]))
+		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key, a.tagLen} {
 			e.u32(v)
 		}
-		for _, t := range a.tags {
+		for _, t := range ix.docTags(uint32(n)) {
 			e.u32(t)
 		}
 		for _, v := range []int64{a.expires, a.event, a.created} {
@@ -83,35 +83,35 @@ func Decode(data []byte) (ix *Index, err error) {
 		ix.strs.id(d.str())
 	}
 	nstr := uint32(len(ix.strs.strs))
-	ix.docs = make([]doc, d.count(48))
-	for i := range ix.docs {
-		dd := &ix.docs[i]
-		dd.key, dd.len, dd.alive = int64(d.u64()), math.Float32frombits(d.u32()), true
-		a := &dd.attrs
+	ndocs := d.count(48)
+	for i := range ndocs {
+		key, length := int64(d.u64()), math.Float32frombits(d.u32())
+		var a attrs
 		a.project, a.typ, a.kind, a.status, a.sens, a.key = d.u32(), d.u32(), d.u32(), d.u32(), d.u32(), d.u32()
-		a.tags = make([]uint32, d.count(4))
-		for j := range a.tags {
-			a.tags[j] = d.u32()
+		a.tagOff, a.tagLen = uint32(len(ix.tags)), uint32(d.count(4))
+		for range a.tagLen {
+			ix.tags = append(ix.tags, d.u32())
 		}
 		a.expires, a.event, a.created = int64(d.u64()), int64(d.u64()), int64(d.u64())
-		for _, v := range append([]uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key}, a.tags...) {
+		for _, v := range append([]uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key}, ix.tags[a.tagOff:]...) {
 			if v >= nstr {
 				d.fail()
 			}
 		}
-		if _, dup := ix.byKey[dd.key]; dup {
+		if _, dup := ix.byKey[key]; dup {
 			d.fail()
 		}
-		ix.byKey[dd.key] = uint32(i)
-		ix.totalLen += float64(dd.len)
+		ix.byKey[key] = uint32(i)
+		ix.totalLen += float64(length)
+		ix.appendDoc(key, length, a)
 	}
-	ix.live = len(ix.docs)
+	ix.live = len(ix.keys)
 	for range d.count(8) {
 		t := d.str()
 		n := d.count(8)
 		p := &plist{docs: make([]uint32, n), tfs: make([]float32, n)}
 		for i := range p.docs {
-			if p.docs[i] = d.u32(); p.docs[i] >= uint32(len(ix.docs)) {
+			if p.docs[i] = d.u32(); p.docs[i] >= uint32(len(ix.keys)) {
 				d.fail()
 			}
 		}

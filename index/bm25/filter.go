@@ -17,7 +17,7 @@ type Filter struct {
 
 // compile turns f into a predicate over interned attributes. ok is false
 // when f names a value no document has, so nothing can match.
-func (ix *Index) compile(f Filter) (match func(*attrs) bool, ok bool) {
+func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 	id := func(s string) (uint32, bool) { v, ok := ix.strs.ids[s]; return v, ok }
 	ids := func(ss []string) ([]uint32, bool) {
 		var out []uint32
@@ -50,25 +50,26 @@ func (ix *Index) compile(f Filter) (match func(*attrs) bool, ok bool) {
 	exSens, hasExSens := id(f.ExcludeSensitivity)
 	hasExStatus = hasExStatus && f.ExcludeStatus != ""
 	hasExSens = hasExSens && f.ExcludeSensitivity != ""
-	return func(a *attrs) bool {
-		switch {
-		case f.Project != "" && a.project != project,
-			f.Key != "" && a.key != key,
-			f.CreatedBefore != 0 && a.created >= f.CreatedBefore,
-			len(types) > 0 && !slices.Contains(types, a.typ),
-			len(kinds) > 0 && !slices.Contains(kinds, a.kind),
+	return func(doc uint32) bool {
+		a := &ix.attrs[doc]
+		switch { // cheap, often selective checks first
+		case f.Since != 0 && a.event < f.Since,
+			f.Until != 0 && a.event > f.Until,
+			f.Project != "" && a.project != project,
 			hasExStatus && a.status == exStatus,
 			hasExSens && a.sens == exSens,
 			f.Now != 0 && a.expires != 0 && a.expires <= f.Now,
-			f.Since != 0 && a.event < f.Since,
-			f.Until != 0 && a.event > f.Until:
+			f.Key != "" && a.key != key,
+			f.CreatedBefore != 0 && a.created >= f.CreatedBefore,
+			len(types) > 0 && !slices.Contains(types, a.typ),
+			len(kinds) > 0 && !slices.Contains(kinds, a.kind):
 			return false
 		case len(tags) == 0:
 			return true
 		}
-		n := 0
+		have, n := ix.docTags(doc), 0
 		for _, t := range tags {
-			if slices.Contains(a.tags, t) {
+			if slices.Contains(have, t) {
 				n++
 			}
 		}
@@ -94,11 +95,14 @@ func (in *interner) id(s string) uint32 {
 	return v
 }
 
-func (in *interner) attrs(a Attrs) attrs {
+// attrsOf interns a's strings and appends its tags to the tag arena.
+func (ix *Index) attrsOf(a Attrs) attrs {
+	in := &ix.strs
 	out := attrs{project: in.id(a.Project), typ: in.id(a.Type), kind: in.id(a.Kind), status: in.id(a.Status),
-		sens: in.id(a.Sensitivity), key: in.id(a.Key), expires: a.Expires, event: a.Event, created: a.Created}
+		sens: in.id(a.Sensitivity), key: in.id(a.Key), expires: a.Expires, event: a.Event, created: a.Created,
+		tagOff: uint32(len(ix.tags)), tagLen: uint32(len(a.Tags))}
 	for _, t := range a.Tags {
-		out.tags = append(out.tags, in.id(t))
+		ix.tags = append(ix.tags, in.id(t))
 	}
 	return out
 }

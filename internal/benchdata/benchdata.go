@@ -24,15 +24,18 @@ type Corpus struct {
 	zipf  *rand.Zipf
 }
 
-// New returns a corpus with a vocabulary of n words.
+// New returns a corpus with a vocabulary of n words. The vocabulary depends
+// only on n, so corpora with different seeds (records from one, queries from
+// another) share their words; the seed drives what is drawn from it.
 func New(seed uint64, n int) *Corpus {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	c := &Corpus{rng: rng, zipf: rand.NewZipf(rng, 1.07, 2, uint64(n-1))}
+	words := rand.New(rand.NewPCG(42, 42))
 	seen := map[string]bool{}
 	for len(c.vocab) < n {
 		var b strings.Builder
-		for range 2 + rng.IntN(3) {
-			b.WriteString(syllables[rng.IntN(len(syllables))])
+		for range 2 + words.IntN(3) {
+			b.WriteString(syllables[words.IntN(len(syllables))])
 		}
 		if w := b.String(); !seen[w] {
 			seen[w] = true

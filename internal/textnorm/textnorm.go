@@ -29,6 +29,9 @@ func Hash(s string) string {
 // Fold lowercases s and strips accents (NFD, drop combining marks), as the
 // index's unicode61 tokenizer with remove_diacritics does.
 func Fold(s string) string {
+	if isASCII(s) { // most text: no accents to strip, no normalisation to do
+		return strings.ToLower(s)
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	out, _, err := transform.String(t, strings.ToLower(s))
 	if err != nil {
@@ -66,4 +69,13 @@ func Terms(query string) []string {
 		return stops
 	}
 	return terms
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
