@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 
 	"github.com/mneme-ai/mneme/index/bm25"
@@ -21,8 +22,13 @@ import (
 // from the records table whenever it is missing, stale or corrupt.
 const IndexFile = "lexical.idx"
 
+// The snapshot header is 64 bytes, so the payload after it stays 8-byte
+// aligned for bm25.Decode: magic [0:9], database id [9:41], generation
+// [41:49], CRC-32C of the payload [49:53], zero padding.
 const (
-	snapshotMagic = "MNEMELEX\x01"
+	snapshotMagic = "MNEMELEX\x02"
+	headerSize    = 64
+	genAt, crcAt  = 41, 49
 	// saveEvery is how many applied changes make a new snapshot worth writing.
 	saveEvery = 1000
 	// keepChanges is how much change log stays behind a snapshot, so
@@ -158,11 +164,11 @@ func (s *Store) saveIndex(ctx context.Context) {
 		slog.Warn("encode lexical index", "err", err)
 		return
 	}
-	head := make([]byte, 0, 64)
-	head = append(head, snapshotMagic...)
-	head = append(head, l.dbID...)
-	head = binary.LittleEndian.AppendUint64(head, uint64(l.gen))
-	head = binary.LittleEndian.AppendUint32(head, crc32.Checksum(payload.Bytes(), crcTable))
+	head := make([]byte, headerSize)
+	copy(head, snapshotMagic)
+	copy(head[len(snapshotMagic):genAt], l.dbID)
+	binary.LittleEndian.PutUint64(head[genAt:], uint64(l.gen))
+	binary.LittleEndian.PutUint32(head[crcAt:], crc32.Checksum(payload.Bytes(), crcTable))
 	path := filepath.Join(s.home, IndexFile)
 	tmp, err := os.CreateTemp(s.home, IndexFile+".*")
 	if err == nil {
@@ -187,26 +193,34 @@ func (s *Store) saveIndex(ctx context.Context) {
 	}
 }
 
-// readSnapshot reads and checks a snapshot written for the database dbID.
+// readSnapshot maps and checks a snapshot written for the database dbID.
+// The index reads the mapped file directly; the mapping is released when the
+// index is garbage.
 func readSnapshot(path, dbID string) (*bm25.Index, int64, error) {
-	data, err := os.ReadFile(path)
+	data, release, err := mapFile(path)
 	if err != nil {
 		return nil, 0, err
 	}
-	headLen := len(snapshotMagic) + len(dbID) + 12
-	if len(data) < headLen || string(data[:len(snapshotMagic)]) != snapshotMagic {
-		return nil, 0, errors.New("not a mneme lexical index")
+	ix, gen, err := checkSnapshot(data, dbID)
+	if err != nil {
+		release()
+		return nil, 0, err
 	}
-	if got := string(data[len(snapshotMagic) : len(snapshotMagic)+len(dbID)]); got != dbID {
+	runtime.AddCleanup(ix, func(release func()) { release() }, release)
+	return ix, gen, nil
+}
+
+func checkSnapshot(data []byte, dbID string) (*bm25.Index, int64, error) {
+	switch {
+	case len(data) < headerSize || string(data[:len(snapshotMagic)]) != snapshotMagic:
+		return nil, 0, errors.New("not a mneme lexical index of this version")
+	case string(data[len(snapshotMagic):genAt]) != dbID:
 		return nil, 0, errors.New("built from another database")
-	}
-	gen := int64(binary.LittleEndian.Uint64(data[headLen-12:]))
-	sum := binary.LittleEndian.Uint32(data[headLen-4:])
-	if crc32.Checksum(data[headLen:], crcTable) != sum {
+	case crc32.Checksum(data[headerSize:], crcTable) != binary.LittleEndian.Uint32(data[crcAt:]):
 		return nil, 0, errors.New("checksum mismatch")
 	}
-	ix, err := bm25.Decode(data[headLen:])
-	return ix, gen, err
+	ix, err := bm25.Decode(data[headerSize:])
+	return ix, int64(binary.LittleEndian.Uint64(data[genAt:])), err
 }
 
 // snapshotLag is how many changes the snapshot on disk is behind the log
@@ -221,9 +235,9 @@ func (s *Store) snapshotLag() int64 {
 		return last
 	}
 	defer f.Close()
-	head := make([]byte, len(snapshotMagic)+32+8)
+	head := make([]byte, headerSize)
 	if _, err := io.ReadFull(f, head); err != nil {
 		return last
 	}
-	return last - int64(binary.LittleEndian.Uint64(head[len(head)-8:]))
+	return last - int64(binary.LittleEndian.Uint64(head[genAt:]))
 }

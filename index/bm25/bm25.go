@@ -9,6 +9,7 @@ import (
 	"container/heap"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -44,7 +45,8 @@ type Attrs struct {
 // collector has nothing to scan in them.
 type Index struct {
 	mu       sync.RWMutex
-	terms    map[string]*plist
+	terms    map[string]*plist // terms written since load (see terms.go)
+	base     []baseTerm        // terms as loaded, sorted
 	keys     []int64
 	lens     []float32 // weighted length
 	alive    []bool
@@ -107,11 +109,7 @@ func (ix *Index) Put(d Doc) {
 	ix.live++
 	ix.totalLen += float64(length)
 	for t, f := range tf {
-		p := ix.terms[t]
-		if p == nil {
-			p = &plist{}
-			ix.terms[t] = p
-		}
+		p := ix.writable(t)
 		p.docs = append(p.docs, n)
 		p.tfs = append(p.tfs, f)
 	}
@@ -125,6 +123,14 @@ func (ix *Index) Delete(key int64) {
 }
 
 func (ix *Index) remove(key int64) {
+	if ix.byKey == nil { // a decoded index builds its key map on first use
+		ix.byKey = make(map[int64]uint32, len(ix.keys))
+		for n, k := range ix.keys {
+			if ix.alive[n] {
+				ix.byKey[k] = uint32(n)
+			}
+		}
+	}
 	n, ok := ix.byKey[key]
 	if !ok {
 		return
@@ -156,6 +162,7 @@ func (ix *Index) docTags(n uint32) []uint32 {
 func (ix *Index) compact() {
 	keys, lens, alive, attrs, tags := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags
 	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags = nil, nil, nil, nil, nil
+	ix.byKey = make(map[int64]uint32, ix.live)
 	renum := make([]uint32, len(keys))
 	for n, key := range keys {
 		if alive[n] {
@@ -167,20 +174,20 @@ func (ix *Index) compact() {
 			ix.appendDoc(key, lens[n], a)
 		}
 	}
-	for t, p := range ix.terms {
+	terms := map[string]*plist{}
+	ix.eachTerm(func(t string, p *plist) {
 		out := &plist{}
 		for i, n := range p.docs {
-			if alive[n] {
+			if int(n) < len(alive) && alive[n] {
 				out.docs = append(out.docs, renum[n])
 				out.tfs = append(out.tfs, p.tfs[i])
 			}
 		}
-		if len(out.docs) == 0 {
-			delete(ix.terms, t)
-		} else {
-			ix.terms[t] = out
+		if len(out.docs) > 0 {
+			terms[strings.Clone(t)] = out
 		}
-	}
+	})
+	ix.terms, ix.base = terms, nil
 }
 
 // Hit is one search result.
@@ -224,19 +231,19 @@ func (ix *Index) Search(q Query) []Hit {
 	avg := float32(ix.totalLen / float64(ix.live))
 	n := float64(ix.live)
 	for qi, w := range q.Terms[:min(len(q.Terms), 64)] {
-		p := ix.terms[Stem(w)]
-		if p == nil {
+		p := ix.postings(Stem(w))
+		if p == nil || len(p.tfs) != len(p.docs) {
 			continue
 		}
 		df := 0
 		for _, d := range p.docs {
-			if ix.alive[d] {
+			if int(d) < len(ix.alive) && ix.alive[d] {
 				df++
 			}
 		}
 		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
 		for i, d := range p.docs {
-			if !ix.alive[d] {
+			if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
 				continue
 			}
 			tf := p.tfs[i]

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 var words = strings.Fields("alpha beta gamma delta release releases releasing deploy build cache the a of postgres rust go")
@@ -140,7 +141,7 @@ func TestSearchMatchesReference(t *testing.T) {
 				t.Fatal(err)
 			}
 			var err error
-			if index, err = Decode(encoded.Bytes()); err != nil {
+			if index, err = Decode(aligned(encoded.Bytes())); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -175,8 +176,11 @@ func TestDecodeRejectsCorruption(t *testing.T) {
 	var buf bytes.Buffer
 	ix.WriteTo(&buf)
 	data := buf.Bytes()
+	if _, err := Decode(aligned(data)); err != nil {
+		t.Fatalf("Decode of a good index: %v", err)
+	}
 	for _, bad := range [][]byte{nil, data[:len(data)-1], append(slices.Clone(data), 0), []byte("MNEMEBM25\x01")} {
-		if _, err := Decode(bad); err == nil {
+		if _, err := Decode(aligned(bad)); err == nil {
 			t.Errorf("Decode accepted %d corrupt bytes", len(bad))
 		}
 	}
@@ -189,7 +193,7 @@ func FuzzDecode(f *testing.F) {
 	ix.WriteTo(&buf)
 	f.Add(buf.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ix, err := Decode(data)
+		ix, err := Decode(aligned(data))
 		if err == nil {
 			ix.Search(Query{Terms: []string{"words"}, K: 3, Filter: Filter{Tags: []string{"x"}}})
 		}
@@ -241,5 +245,42 @@ func TestCompaction(t *testing.T) {
 				t.Fatalf("filter %+v hit %d: %d, want %d", f, i, got[i].Key, want[i].Key)
 			}
 		}
+	}
+}
+
+// aligned copies b into 8-byte aligned memory, as a file read or map gives.
+func aligned(b []byte) []byte {
+	buf := make([]uint64, (len(b)+7)/8)
+	out := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)[:len(b)]
+	copy(out, b)
+	return out
+}
+
+// TestDecodedIndexAcceptsWrites: an index over read-only bytes copies before
+// it writes (appends reallocate; liveness is its own array).
+func TestDecodedIndexAcceptsWrites(t *testing.T) {
+	ix := New()
+	for i := range 50 {
+		ix.Put(Doc{Key: int64(i), Text: fmt.Sprintf("shared word%d", i), Attrs: Attrs{Project: "p", Tags: []string{"x"}}})
+	}
+	var buf bytes.Buffer
+	ix.WriteTo(&buf)
+	data := aligned(buf.Bytes())
+	frozen := slices.Clone(data)
+	dec, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec.Delete(3)
+	dec.Put(Doc{Key: 4, Text: "replaced", Attrs: Attrs{Project: "p"}})
+	dec.Put(Doc{Key: 99, Text: "shared newcomer", Attrs: Attrs{Project: "q", Tags: []string{"y"}}})
+	if !bytes.Equal(data, frozen) {
+		t.Fatal("mutating a decoded index wrote into its source bytes")
+	}
+	if n := len(dec.Search(Query{Terms: []string{"shared"}, K: 100})); n != 49 {
+		t.Fatalf("shared: %d hits, want 49", n)
+	}
+	if hits := dec.Search(Query{Terms: []string{"newcomer"}, K: 5, Filter: Filter{Tags: []string{"y"}}}); len(hits) != 1 || hits[0].Key != 99 {
+		t.Fatalf("newcomer: %+v", hits)
 	}
 }

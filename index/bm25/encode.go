@@ -5,15 +5,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"sort"
+	"unsafe"
 )
 
 // magic starts an encoded index; the last byte is the format version.
-const magic = "MNEMEBM25\x02"
+const magic = "MNEMEBM25\x03"
 
-// WriteTo writes the index in a compact binary form (dead documents
-// dropped). The caller adds framing: checksum, generation.
+// The format is built for loading without decoding: after a small header and
+// the interned strings, every array is stored as-is (little-endian, 8-byte
+// aligned), so Decode turns the bytes into slices without copying. Layout:
+//
+//	magic, padding to 8
+//	u64 counts: strings, docs, tag arena, terms
+//	strings: u32 length + bytes each, padding to 8
+//	keys [docs]int64, lens [docs]float32, padding, attrs [docs]attrs,
+//	tag arena [tags]uint32, padding
+//	terms: u32 length + bytes, u64 postings count n, padding to 4,
+//	       docs [n]uint32, tfs [n]float32
+const attrsSize = 56
+
+func init() {
+	if unsafe.Sizeof(attrs{}) != attrsSize {
+		panic("bm25: attrs layout changed; update the encoding")
+	}
+}
+
+// WriteTo writes the index (dead documents dropped). The caller adds
+// framing: checksum, generation.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	ix.mu.Lock() // compaction mutates
 	defer ix.mu.Unlock()
@@ -21,115 +39,147 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		ix.compact()
 	}
 	e := &encoder{}
-	e.bytes([]byte(magic))
-	e.u32(uint32(len(ix.strs.strs)))
+	e.buf = append(e.buf, magic...)
+	e.pad(8)
+	nterms := 0
+	ix.eachTerm(func(string, *plist) { nterms++ })
+	for _, n := range []int{len(ix.strs.strs), len(ix.keys), len(ix.tags), nterms} {
+		e.u64(uint64(n))
+	}
 	for _, s := range ix.strs.strs {
 		e.str(s)
 	}
-	e.u32(uint32(len(ix.keys)))
-	for n, key := range ix.keys {
-		a := ix.attrs[n]
-		e.u64(uint64(key))
-		e.u32(math.Float32bits(ix.lens[n]))
-		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key, a.tagLen} {
-			e.u32(v)
-		}
-		for _, t := range ix.docTags(uint32(n)) {
-			e.u32(t)
-		}
-		for _, v := range []int64{a.expires, a.event, a.created} {
-			e.u64(uint64(v))
-		}
-	}
-	names := make([]string, 0, len(ix.terms))
-	for t := range ix.terms {
-		names = append(names, t)
-	}
-	sort.Strings(names) // deterministic output
-	e.u32(uint32(len(names)))
-	for _, t := range names {
-		p := ix.terms[t]
+	e.pad(8)
+	e.raw(sliceBytes(ix.keys))
+	e.raw(sliceBytes(ix.lens))
+	e.pad(8)
+	e.raw(sliceBytes(ix.attrs))
+	e.raw(sliceBytes(ix.tags))
+	e.pad(8)
+	ix.eachTerm(func(t string, p *plist) { // sorted: Decode binary-searches the table
 		e.str(t)
-		e.u32(uint32(len(p.docs)))
-		for _, d := range p.docs {
-			e.u32(d)
-		}
-		for _, f := range p.tfs {
-			e.u32(math.Float32bits(f))
-		}
-	}
+		e.u64(uint64(len(p.docs)))
+		e.pad(4)
+		e.raw(sliceBytes(p.docs))
+		e.raw(sliceBytes(p.tfs))
+	})
 	n, err := w.Write(e.buf)
 	return int64(n), err
 }
 
 type encoder struct{ buf []byte }
 
-func (e *encoder) bytes(b []byte) { e.buf = append(e.buf, b...) }
-func (e *encoder) u32(v uint32)   { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
-func (e *encoder) u64(v uint64)   { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
-func (e *encoder) str(s string)   { e.u32(uint32(len(s))); e.buf = append(e.buf, s...) }
+func (e *encoder) raw(b []byte) { e.buf = append(e.buf, b...) }
+func (e *encoder) u32(v uint32) { e.buf = binary.LittleEndian.AppendUint32(e.buf, v) }
+func (e *encoder) u64(v uint64) { e.buf = binary.LittleEndian.AppendUint64(e.buf, v) }
+func (e *encoder) str(s string) { e.u32(uint32(len(s))); e.buf = append(e.buf, s...) }
+func (e *encoder) pad(n int) {
+	for len(e.buf)%n != 0 {
+		e.buf = append(e.buf, 0)
+	}
+}
 
 // ErrCorrupt reports an encoded index that cannot be read.
 var ErrCorrupt = errors.New("bm25: corrupt index data")
 
-// Decode reads an index written by WriteTo.
-func Decode(data []byte) (ix *Index, err error) {
+// littleEndian: the arrays are stored in the host's order only on
+// little-endian hosts; elsewhere Decode refuses and callers rebuild.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// Decode returns an index over data, which it keeps using: data must stay
+// unchanged while the index is in use (it may be a read-only memory map;
+// the index never writes to it). data must be 8-byte aligned.
+func Decode(data []byte) (*Index, error) {
+	if !littleEndian || (len(data) > 0 && uintptr(unsafe.Pointer(&data[0]))%8 != 0) {
+		return nil, fmt.Errorf("%w: unaligned data or big-endian host", ErrCorrupt)
+	}
 	d := &decoder{buf: data}
 	if string(d.take(len(magic))) != magic {
 		return nil, fmt.Errorf("%w: bad magic or version", ErrCorrupt)
 	}
-	ix = New()
-	for range d.count(4) {
-		ix.strs.id(d.str())
+	d.align(8)
+	nstr, ndocs, ntags, nterms := d.count(4), d.count(68), d.count(4), d.count(8)
+	ix := New()
+	for range nstr {
+		ix.strs.id(string(d.take(int(d.u32()))))
 	}
-	nstr := uint32(len(ix.strs.strs))
-	ndocs := d.count(48)
-	for i := range ndocs {
-		key, length := int64(d.u64()), math.Float32frombits(d.u32())
-		var a attrs
-		a.project, a.typ, a.kind, a.status, a.sens, a.key = d.u32(), d.u32(), d.u32(), d.u32(), d.u32(), d.u32()
-		a.tagOff, a.tagLen = uint32(len(ix.tags)), uint32(d.count(4))
-		for range a.tagLen {
-			ix.tags = append(ix.tags, d.u32())
-		}
-		a.expires, a.event, a.created = int64(d.u64()), int64(d.u64()), int64(d.u64())
-		for _, v := range append([]uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key}, ix.tags[a.tagOff:]...) {
-			if v >= nstr {
+	d.align(8)
+	ix.keys = view[int64](d, ndocs)
+	ix.lens = view[float32](d, ndocs)
+	d.align(8)
+	ix.attrs = view[attrs](d, ndocs)
+	ix.tags = view[uint32](d, ntags)
+	d.align(8)
+	if d.err != nil {
+		return nil, fmt.Errorf("%w: truncated document section", ErrCorrupt)
+	}
+	ix.alive = make([]bool, ndocs)
+	for n := range ndocs {
+		a := &ix.attrs[n]
+		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key} {
+			if v >= uint32(nstr) {
 				d.fail()
 			}
 		}
-		if _, dup := ix.byKey[key]; dup {
+		if uint64(a.tagOff)+uint64(a.tagLen) > uint64(ntags) {
 			d.fail()
 		}
-		ix.byKey[key] = uint32(i)
-		ix.totalLen += float64(length)
-		ix.appendDoc(key, length, a)
+		ix.alive[n] = true
+		ix.totalLen += float64(ix.lens[n])
 	}
-	ix.live = len(ix.keys)
-	for range d.count(8) {
-		t := d.str()
+	for _, t := range ix.tags {
+		if t >= uint32(nstr) {
+			d.fail()
+		}
+	}
+	ix.byKey = nil // built on the first mutation; searches do not need it
+	// Posting doc numbers are not checked here (that would read every
+	// page): Search bounds-checks them as it reads.
+	ix.base = make([]baseTerm, 0, nterms)
+	for range nterms {
+		b := d.take(int(d.u32()))
+		term := unsafe.String(unsafe.SliceData(b), len(b))
 		n := d.count(8)
-		p := &plist{docs: make([]uint32, n), tfs: make([]float32, n)}
-		for i := range p.docs {
-			if p.docs[i] = d.u32(); p.docs[i] >= uint32(len(ix.keys)) {
-				d.fail()
-			}
+		d.align(4)
+		docs, tfs := view[uint32](d, n), view[float32](d, n)
+		if d.err != nil || n == 0 || (len(ix.base) > 0 && ix.base[len(ix.base)-1].name >= term) {
+			d.fail()
+			break
 		}
-		for i := range p.tfs {
-			p.tfs[i] = math.Float32frombits(d.u32())
-		}
-		ix.terms[t] = p
+		ix.base = append(ix.base, baseTerm{name: term, p: plist{docs: docs, tfs: tfs}})
 	}
 	if d.err != nil || len(d.buf) != 0 {
-		return nil, fmt.Errorf("%w: truncated or trailing data", ErrCorrupt)
+		return nil, fmt.Errorf("%w: truncated, inconsistent or trailing data", ErrCorrupt)
 	}
+	ix.live = ndocs
 	return ix, nil
 }
 
-// decoder reads little-endian values; after the first error every read
-// returns zero values and err stays set.
+// sliceBytes returns the memory of s as bytes.
+func sliceBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+}
+
+// view returns the next n elements of d as a []T over d's bytes, with
+// capacity n so that an append copies instead of writing past them.
+func view[T any](d *decoder, n int) []T {
+	var zero T
+	b := d.take(n * int(unsafe.Sizeof(zero)))
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// decoder reads from buf; after the first error every read returns zero
+// values and err stays set.
 type decoder struct {
 	buf []byte
+	off int
 	err error
 }
 
@@ -143,36 +193,31 @@ func (d *decoder) take(n int) []byte {
 		d.fail()
 		return nil
 	}
-	b := d.buf[:n]
-	d.buf = d.buf[n:]
+	b := d.buf[:n:n]
+	d.buf, d.off = d.buf[n:], d.off+n
 	return b
 }
 
+func (d *decoder) align(n int) { d.take((n - d.off%n) % n) }
+
 func (d *decoder) u32() uint32 {
-	if len(d.buf) < 4 {
-		d.fail()
-		return 0
+	if b := d.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
 	}
-	return binary.LittleEndian.Uint32(d.take(4))
+	return 0
 }
 
-func (d *decoder) u64() uint64 {
-	if len(d.buf) < 8 {
-		d.fail()
-		return 0
-	}
-	return binary.LittleEndian.Uint64(d.take(8))
-}
-
-func (d *decoder) str() string { return string(d.take(int(d.u32()))) }
-
-// count reads a length and checks it against the bytes left, at least
+// count reads a u64 length and checks it against the bytes left, at least
 // minSize bytes per element, so corrupt data cannot force a huge allocation.
 func (d *decoder) count(minSize int) int {
-	n := int(d.u32())
-	if n > len(d.buf)/minSize {
+	b := d.take(8)
+	if b == nil {
+		return 0
+	}
+	n := binary.LittleEndian.Uint64(b)
+	if n > uint64(len(d.buf)/minSize) {
 		d.fail()
 		return 0
 	}
-	return n
+	return int(n)
 }
