@@ -31,9 +31,7 @@ func BenchmarkCLIRemember(b *testing.B) {
 }
 
 // writeCorpus writes n synthetic records as JSON lines.
-func writeCorpus(b *testing.B, n int) string { return writeCorpusT(b, n) }
-
-func writeCorpusT(b testing.TB, n int) string {
+func writeCorpus(b *testing.B, n int) string {
 	path := filepath.Join(b.TempDir(), "corpus.jsonl")
 	f, err := os.Create(path)
 	if err != nil {
