@@ -11,23 +11,27 @@ import (
 var (
 	idMu   sync.Mutex
 	lastMS int64
-	seq    uint16
+	seq    uint16 // 12-bit counter within lastMS
 )
 
 // NewID returns a UUIDv7: time-ordered, so ids sort by creation. Within one
-// millisecond a counter in the rand_a bits keeps ids of this process monotonic.
+// millisecond a counter in the rand_a bits keeps this process's ids
+// increasing; it starts at a random value below 2048 and, when it runs out,
+// borrows the next millisecond.
 func NewID(now time.Time) string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	ms := now.UnixMilli()
 	idMu.Lock()
-	if ms <= lastMS {
-		ms = lastMS
+	switch {
+	case ms > lastMS:
+		lastMS, seq = ms, (uint16(b[6])<<8|uint16(b[7]))&0x07ff
+	case seq >= 0x0fff:
+		lastMS, seq = lastMS+1, 0
+	default:
 		seq++
-	} else {
-		lastMS, seq = ms, uint16(b[6])<<8|uint16(b[7])&0x01ff
 	}
-	s := seq & 0x0fff
+	ms, s := lastMS, seq
 	idMu.Unlock()
 	for i := 5; i >= 0; i-- {
 		b[i] = byte(ms)

@@ -87,7 +87,7 @@ func TestPrepareNormalizes(t *testing.T) {
 func TestNewIDIsTimeOrderedUUIDv7(t *testing.T) {
 	now := time.Now()
 	prev := ""
-	for i := range 1000 {
+	for i := range 20_000 { // several counter overflows within one millisecond
 		id := mneme.NewID(now)
 		if !mneme.ValidID(id) || id[14] != '7' || !strings.ContainsRune("89ab", rune(id[19])) {
 			t.Fatalf("id %s is not a UUIDv7", id)
