@@ -3,7 +3,6 @@ package sqlite_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -66,18 +65,12 @@ func BenchmarkLexicalRecall(b *testing.B) {
 					}
 					lat = append(lat, time.Since(t0))
 				}
-				reportPercentiles(b, lat)
+				benchdata.ReportPercentiles(b, lat)
 			})
 		}
 	}
 }
 
-func reportPercentiles(b *testing.B, lat []time.Duration) {
-	slices.Sort(lat)
-	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-}
 
 // BenchmarkImport measures import throughput in batches of 1,000 short
 // records, as `mneme import` writes them.

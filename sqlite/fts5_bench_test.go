@@ -63,7 +63,7 @@ func BenchmarkFTS5Baseline(b *testing.B) {
 				rows.Close()
 				lat = append(lat, time.Since(t0))
 			}
-			reportPercentiles(b, lat)
+			benchdata.ReportPercentiles(b, lat)
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -27,7 +26,7 @@ func BenchmarkCLIRemember(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t0))
 	}
-	reportPercentiles(b, lat)
+	benchdata.ReportPercentiles(b, lat)
 }
 
 // writeCorpus writes n synthetic records as JSON lines.
@@ -77,12 +76,6 @@ func BenchmarkCLIRecallCold(b *testing.B) {
 		}
 		lat = append(lat, time.Since(t0))
 	}
-	reportPercentiles(b, lat)
+	benchdata.ReportPercentiles(b, lat)
 }
 
-func reportPercentiles(b *testing.B, lat []time.Duration) {
-	slices.Sort(lat)
-	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
-}

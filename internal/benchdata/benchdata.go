@@ -7,7 +7,9 @@ package benchdata
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -85,4 +87,13 @@ func (c *Corpus) Query() string {
 		words = append(words, c.word())
 	}
 	return strings.Join(words, " ")
+}
+
+// ReportPercentiles reports the median and 99th percentile of lat, in
+// milliseconds, as the benchmark's p50-ms and p99-ms metrics.
+func ReportPercentiles(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(at(0.50), "p50-ms")
+	b.ReportMetric(at(0.99), "p99-ms")
 }
