@@ -71,7 +71,6 @@ func BenchmarkLexicalRecall(b *testing.B) {
 	}
 }
 
-
 // BenchmarkImport measures import throughput in batches of 1,000 short
 // records, as `mneme import` writes them.
 func BenchmarkImport(b *testing.B) {

@@ -78,4 +78,3 @@ func BenchmarkCLIRecallCold(b *testing.B) {
 	}
 	benchdata.ReportPercentiles(b, lat)
 }
-
