@@ -1,0 +1,63 @@
+// Package ollama embeds through an Ollama server's POST /api/embed.
+package ollama
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/internal/httpjson"
+)
+
+// Config says where the server is and which model to use.
+type Config struct {
+	BaseURL string // default http://127.0.0.1:11434
+	Model   string // e.g. nomic-embed-text
+	Dim     int    // the model's dimension
+	Timeout time.Duration
+}
+
+// Embedder calls Ollama.
+type Embedder struct {
+	cfg    Config
+	client *http.Client
+}
+
+// New checks cfg and returns an Embedder.
+func New(cfg Config) (*Embedder, error) {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = "http://127.0.0.1:11434"
+	}
+	if cfg.Model == "" || cfg.Dim <= 0 {
+		return nil, mneme.Invalid("the ollama embedder needs a model and its dimension (embedder.model, embedder.dim)")
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	return &Embedder{cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}}, nil
+}
+
+func (e *Embedder) Info() mneme.EmbedderInfo {
+	return mneme.EmbedderInfo{Provider: "ollama", Model: e.cfg.Model, Version: "1", Dim: e.cfg.Dim, MaxTokens: 8192}
+}
+
+type request struct {
+	Model string   `json:"model"`
+	Input []string `json:"input"`
+}
+
+type response struct {
+	Embeddings [][]float32 `json:"embeddings"`
+}
+
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	var res response
+	url := e.cfg.BaseURL + "/api/embed"
+	err := httpjson.Post(ctx, e.client, url, nil, request{Model: e.cfg.Model, Input: texts}, &res,
+		"start Ollama (ollama serve) and pull the model (ollama pull "+e.cfg.Model+"), or choose another embedder")
+	if err != nil {
+		return nil, err
+	}
+	return res.Embeddings, mneme.CheckVectors(e.Info(), texts, res.Embeddings)
+}
