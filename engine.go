@@ -13,8 +13,9 @@ import (
 // Engine applies mneme's rules over a Store. Every surface calls it, so a
 // CLI command, an MCP tool and an HTTP route give the same result.
 type Engine struct {
-	store Store
-	now   func() time.Time
+	store    Store
+	now      func() time.Time
+	embedder Embedder // nil: records are stored without vectors
 }
 
 // NewEngine returns an Engine over s.
@@ -42,12 +43,18 @@ func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions
 	if err := e.prepareAll(recs, opts); err != nil {
 		return WriteResult{}, err
 	}
+	if err := e.embedRecords(ctx, recs); err != nil {
+		return WriteResult{}, err
+	}
 	return e.store.Put(ctx, recs, ModeRemember, e.now().UTC())
 }
 
 // Import stores records as exported: ids, times, status and links kept.
 func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
 	if err := e.prepareAll(recs, opts); err != nil {
+		return WriteResult{}, err
+	}
+	if err := e.embedRecords(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
 	return e.store.Put(ctx, recs, ModeImport, e.now().UTC())

@@ -77,6 +77,9 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 	}
 	now := e.now().UTC()
 	for i, p := range plan {
+		if err := e.embedRecords(ctx, p.chunks); err != nil {
+			return res, err
+		}
 		w, err := e.store.PutDocument(ctx, p.doc, p.chunks, now)
 		if err != nil {
 			return res, err

@@ -82,6 +82,10 @@ type Record struct {
 	Links       []Link          `json:"links,omitempty"`
 	ContentHash string          `json:"content_hash"`
 	Meta        json.RawMessage `json:"meta,omitempty"`
+
+	// Vector is the record's embedding on its way into the store; it is
+	// not part of the record's JSON (export carries no vectors).
+	Vector []float32 `json:"-"`
 }
 
 // Source says where a record came from. Chunks of a document name the

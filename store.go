@@ -36,6 +36,23 @@ type Store interface {
 	// DeleteDocument removes a document and its chunks.
 	DeleteDocument(ctx context.Context, id string) (int, error)
 
+	// Writes store each record's Vector (if set) as coming from the home's
+	// embedder, and cache it by text.
+
+	// HomeEmbedder returns the embedder the stored vectors come from, if any.
+	HomeEmbedder(ctx context.Context) (EmbedderInfo, bool, error)
+	// SetHomeEmbedder records info as the home's embedder and deletes
+	// vectors from any other.
+	SetHomeEmbedder(ctx context.Context, info EmbedderInfo) error
+	// CachedVectors returns the cached embeddings of texts (keyed by
+	// TextHash) computed by info.
+	CachedVectors(ctx context.Context, info EmbedderInfo, hashes []string) (map[string][]float32, error)
+	// Unembedded returns up to limit non-secret records without a vector
+	// from the home's embedder.
+	Unembedded(ctx context.Context, limit int) ([]*Record, error)
+	// PutVectors stores the Vector of each record (by id) and caches it.
+	PutVectors(ctx context.Context, recs []*Record) error
+
 	Close() error
 }
 

@@ -113,10 +113,11 @@ func fromNullNanos(n sql.NullInt64) *time.Time {
 // writer is one write transaction and its prepared statements: a batch
 // reuses each statement instead of parsing it again per record.
 type writer struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	now   time.Time
-	stmts map[string]*sql.Stmt
+	ctx      context.Context
+	tx       *sql.Tx
+	now      time.Time
+	stmts    map[string]*sql.Stmt
+	embedder *mneme.EmbedderInfo // the home's, read on first use
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, now time.Time) *writer {
@@ -208,17 +209,24 @@ func (w *writer) byHash(project, hash string) (*mneme.Record, error) {
 	return w.one("r.project = ? AND r.content_hash = ? ORDER BY r.status = 'superseded', r.seq DESC LIMIT 1", project, hash)
 }
 
+// apply writes r as o says, and its vector (a duplicate's vector fills in
+// one the stored record may lack).
 func (w *writer) apply(o mneme.Outcome, r *mneme.Record, res *mneme.WriteResult) error {
+	var err error
 	switch o {
 	case mneme.Insert:
 		res.Inserted++
-		return w.insert(r)
+		err = w.insert(r)
 	case mneme.Update:
 		res.Updated++
-		return w.update(r)
+		err = w.update(r)
+	default:
+		res.SkippedDuplicates++
 	}
-	res.SkippedDuplicates++
-	return nil
+	if err != nil {
+		return err
+	}
+	return w.putVector(r)
 }
 
 // supersede retires the other active records with r's key.

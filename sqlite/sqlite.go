@@ -61,6 +61,9 @@ func Open(ctx context.Context, home string) (*Store, error) {
 	return s, nil
 }
 
+// now is the clock of store-side timestamps.
+func (s *Store) now() time.Time { return time.Now().UTC() }
+
 // Close closes the database. A process that wrote many records leaves a
 // fresh index snapshot behind, so the next reader starts fast.
 func (s *Store) Close() error {

@@ -37,6 +37,8 @@ func Run(t *testing.T, open Opener) {
 		"Stats":                  testStats,
 		"ConcurrentSameText":     testConcurrentSameText,
 		"CredentialRefusedWhole": testCredentialRefused,
+		"Vectors":                testVectors,
+		"EmbedderMismatch":       testEmbedderMismatch,
 	}
 	names := make([]string, 0, len(tests))
 	for n := range tests {

@@ -1,0 +1,159 @@
+package mneme
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// EmbedBatch is how many texts go to the embedder at once.
+const EmbedBatch = 64
+
+// SetEmbedder makes the engine embed what it stores with em (nil: none).
+func (e *Engine) SetEmbedder(em Embedder) { e.embedder = em }
+
+// Embedder returns the engine's embedder, or nil.
+func (e *Engine) Embedder() Embedder { return e.embedder }
+
+// TextHash is the embedding cache key of a text: hex sha256 of its bytes.
+func TextHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// checkEmbedder refuses to mix vectors: the configured embedder must be the
+// one the home's vectors come from.
+func (e *Engine) checkEmbedder(ctx context.Context) error {
+	if e.embedder == nil {
+		return nil
+	}
+	want := e.embedder.Info()
+	home, ok, err := e.store.HomeEmbedder(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok { // the first vectors of this home decide its embedder
+		return e.store.SetHomeEmbedder(ctx, want)
+	}
+	if home.ID() != want.ID() || home.Version != want.Version || home.Dim != want.Dim {
+		return Errorf(ECONFLICT, "the stored vectors come from %s version %s (%d dimensions), but the configured embedder is %s version %s (%d dimensions): run `mneme reindex` to re-embed everything with the configured one, or configure %s again",
+			home.ID(), home.Version, home.Dim, want.ID(), want.Version, want.Dim, home.ID())
+	}
+	return nil
+}
+
+// embedRecords sets the Vector of every non-secret record, from the cache
+// where it can, else from the embedder in batches.
+func (e *Engine) embedRecords(ctx context.Context, recs []*Record) error {
+	if e.embedder == nil {
+		return nil
+	}
+	if err := e.checkEmbedder(ctx); err != nil {
+		return err
+	}
+	var todo []*Record
+	for _, r := range recs {
+		if r.Sensitivity != Secret {
+			todo = append(todo, r)
+		}
+	}
+	texts := make([]string, len(todo))
+	for i, r := range todo {
+		texts[i] = r.Text
+	}
+	vecs, err := e.embedTexts(ctx, texts)
+	for i, r := range todo {
+		if err == nil {
+			r.Vector = vecs[i]
+		}
+	}
+	return err
+}
+
+// embedTexts embeds texts through the cache and the embedder.
+func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, error) {
+	info := e.embedder.Info()
+	hashes := make([]string, len(texts))
+	for i, t := range texts {
+		hashes[i] = TextHash(t)
+	}
+	cached, err := e.store.CachedVectors(ctx, info, hashes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float32, len(texts))
+	var missing []int
+	for i, h := range hashes {
+		if v, ok := cached[h]; ok && len(v) == info.Dim {
+			out[i] = v
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	for start := 0; start < len(missing); start += EmbedBatch {
+		idx := missing[start:min(start+EmbedBatch, len(missing))]
+		batch := make([]string, len(idx))
+		for j, i := range idx {
+			batch[j] = texts[i]
+		}
+		vecs, err := e.embedder.Embed(ctx, batch)
+		if err == nil {
+			err = CheckVectors(info, batch, vecs)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range idx {
+			out[i] = vecs[j]
+		}
+	}
+	return out, nil
+}
+
+// Embed returns the vectors of texts from the configured embedder (through
+// the cache).
+func (e *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if e.embedder == nil {
+		return nil, Invalid("no embedder is configured: choose one with --embedder")
+	}
+	for _, t := range texts {
+		if err := ValidateText(t); err != nil {
+			return nil, err
+		}
+	}
+	return e.embedTexts(ctx, texts)
+}
+
+// ReindexResult counts what Reindex did.
+type ReindexResult struct {
+	Embedder EmbedderInfo `json:"embedder"`
+	Embedded int          `json:"embedded"`
+}
+
+// Reindex makes the configured embedder the home's: vectors from any other
+// are dropped, and every non-secret record without a vector is embedded.
+func (e *Engine) Reindex(ctx context.Context, progress func(done int)) (ReindexResult, error) {
+	if e.embedder == nil {
+		return ReindexResult{}, Invalid("no embedder is configured: choose one with --embedder")
+	}
+	res := ReindexResult{Embedder: e.embedder.Info()}
+	if err := e.store.SetHomeEmbedder(ctx, res.Embedder); err != nil {
+		return res, err
+	}
+	for {
+		recs, err := e.store.Unembedded(ctx, 4*EmbedBatch)
+		if err != nil || len(recs) == 0 {
+			return res, err
+		}
+		if err := e.embedRecords(ctx, recs); err != nil {
+			return res, err
+		}
+		if err := e.store.PutVectors(ctx, recs); err != nil {
+			return res, err
+		}
+		res.Embedded += len(recs)
+		if progress != nil {
+			progress(res.Embedded)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package storetest
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
+)
+
+func withEmbedder(t *testing.T, f *fixture, dim int) *hash.Embedder {
+	t.Helper()
+	e, err := hash.New(dim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.eng.SetEmbedder(e)
+	return e
+}
+
+func unembedded(t *testing.T, f *fixture) int {
+	t.Helper()
+	recs, err := f.eng.Store().Unembedded(f.ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(recs)
+}
+
+// testVectors: writes embed every non-secret record, cache by text, and a
+// text change drops the stale vector.
+func testVectors(t *testing.T, f *fixture) {
+	e := withEmbedder(t, f, 32)
+	f.remember(mneme.Record{Text: "alpha beta"})
+	f.remember(mneme.Record{Text: "gamma delta"})
+	s := f.remember(mneme.Record{Text: "the vault key", Sensitivity: mneme.Secret})
+	if n := unembedded(t, f); n != 0 {
+		t.Fatalf("%d records left without a vector", n)
+	}
+	home, ok, err := f.eng.Store().HomeEmbedder(f.ctx)
+	if err != nil || !ok || home != e.Info() {
+		t.Fatalf("home embedder = %+v, %v, %v", home, ok, err)
+	}
+	cached, err := f.eng.Store().CachedVectors(f.ctx, e.Info(), []string{mneme.TextHash("alpha beta"), mneme.TextHash("the vault key")})
+	want, _ := e.Embed(context.Background(), []string{"alpha beta"})
+	if err != nil || len(cached) != 1 || !reflect.DeepEqual(cached[mneme.TextHash("alpha beta")], want[0]) {
+		t.Fatalf("cache = %v, %v (the secret text must not be cached)", cached, err)
+	}
+	// A new text under an old id drops the old vector until it is embedded again.
+	f.eng.SetEmbedder(nil)
+	rec := f.get(s.ID)
+	rec.Text, rec.Sensitivity, rec.ContentHash = "now public text", mneme.Internal, ""
+	if _, err := f.eng.Import(f.ctx, []*mneme.Record{rec}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := unembedded(t, f); n != 1 {
+		t.Fatalf("after a text change: %d unembedded, want 1", n)
+	}
+	f.eng.SetEmbedder(e)
+	if res, err := f.eng.Reindex(f.ctx, nil); err != nil || res.Embedded != 1 {
+		t.Fatalf("reindex = %+v, %v", res, err)
+	}
+}
+
+// testEmbedderMismatch: vectors of two embedders never mix; the message
+// names both and the fix, and nothing is written.
+func testEmbedderMismatch(t *testing.T, f *fixture) {
+	withEmbedder(t, f, 32)
+	f.remember(mneme.Record{Text: "first"})
+	withEmbedder(t, f, 64)
+	r := mneme.Record{Text: "second"}
+	_, err := f.eng.Remember(f.ctx, []*mneme.Record{&r}, mneme.WriteOptions{})
+	msg := mneme.ErrorMessage(err)
+	if mneme.ErrorCode(err) != mneme.ECONFLICT || !strings.Contains(msg, "(32 dimensions)") || !strings.Contains(msg, "(64 dimensions)") || !strings.Contains(msg, "mneme reindex") {
+		t.Fatalf("err = %v", err)
+	}
+	if st, _ := f.eng.Stats(f.ctx); st.Total != 1 {
+		t.Fatalf("a refused write stored something: %d records", st.Total)
+	}
+	res, err := f.eng.Reindex(f.ctx, nil)
+	if err != nil || res.Embedded != 1 || res.Embedder.Dim != 64 {
+		t.Fatalf("reindex = %+v, %v", res, err)
+	}
+	f.remember(mneme.Record{Text: "second"})
+	if n := unembedded(t, f); n != 0 {
+		t.Fatalf("%d unembedded after reindex", n)
+	}
+}

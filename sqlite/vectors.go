@@ -1,0 +1,151 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// HomeEmbedder returns the embedder the stored vectors come from.
+func (s *Store) HomeEmbedder(ctx context.Context) (mneme.EmbedderInfo, bool, error) {
+	info, ok, err := homeEmbedder(ctx, s.db)
+	return info, ok, translate(err, "read the home's embedder")
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func homeEmbedder(ctx context.Context, q queryer) (mneme.EmbedderInfo, bool, error) {
+	var info mneme.EmbedderInfo
+	var value string
+	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'embedder'").Scan(&value)
+	if errors.Is(err, sql.ErrNoRows) {
+		return info, false, nil
+	}
+	if err == nil {
+		err = json.Unmarshal([]byte(value), &info)
+	}
+	return info, err == nil, err
+}
+
+// SetHomeEmbedder makes info the home's embedder and drops other vectors.
+func (s *Store) SetHomeEmbedder(ctx context.Context, info mneme.EmbedderInfo) error {
+	value, _ := json.Marshal(info)
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('embedder', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", string(value)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE embedder != ? OR version != ? OR dim != ?", info.ID(), info.Version, info.Dim)
+		return err
+	})
+	return translate(err, "set the home's embedder")
+}
+
+// CachedVectors returns cached embeddings by text hash.
+func (s *Store) CachedVectors(ctx context.Context, info mneme.EmbedderInfo, hashes []string) (map[string][]float32, error) {
+	out := map[string][]float32{}
+	for start := 0; start < len(hashes); start += 500 {
+		part := hashes[start:min(start+500, len(hashes))]
+		rows, err := s.db.QueryContext(ctx, "SELECT text_hash, vec FROM embedding_cache WHERE embedder = ? AND version = ? AND text_hash IN ("+marks(len(part))+")",
+			append([]any{info.ID(), info.Version}, anys(part)...)...)
+		if err != nil {
+			return nil, translate(err, "read the embedding cache")
+		}
+		for rows.Next() {
+			var h string
+			var blob []byte
+			if err := rows.Scan(&h, &blob); err != nil {
+				rows.Close()
+				return nil, translate(err, "read the embedding cache")
+			}
+			out[h] = decodeVector(blob)
+		}
+		if err := rows.Close(); err != nil {
+			return nil, translate(err, "read the embedding cache")
+		}
+	}
+	return out, nil
+}
+
+// Unembedded returns non-secret records without a vector from the home's
+// embedder.
+func (s *Store) Unembedded(ctx context.Context, limit int) ([]*mneme.Record, error) {
+	info, ok, err := homeEmbedder(ctx, s.db)
+	if err != nil || !ok {
+		return nil, translate(err, "find records to embed")
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT "+columns+` FROM records r WHERE r.sensitivity != 'secret'
+		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = r.seq AND v.embedder = ? AND v.version = ?) ORDER BY r.seq LIMIT ?`,
+		info.ID(), info.Version, limit)
+	if err != nil {
+		return nil, translate(err, "find records to embed")
+	}
+	recs, err := collect(rows)
+	return recs, translate(err, "find records to embed")
+}
+
+// PutVectors stores each record's Vector by id.
+func (s *Store) PutVectors(ctx context.Context, recs []*mneme.Record) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		w := newWriter(ctx, tx, s.now())
+		for _, r := range recs {
+			if err := w.putVector(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return translate(err, "write vectors")
+}
+
+// putVector stores r.Vector (if any) for the record with r's id as coming
+// from the home's embedder, and caches it by text.
+func (w *writer) putVector(r *mneme.Record) error {
+	if r.Vector == nil || r.Sensitivity == mneme.Secret {
+		return nil
+	}
+	if w.embedder == nil {
+		info, ok, err := homeEmbedder(w.ctx, w.tx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return mneme.Errorf(mneme.EINTERNAL, "a vector arrived before the home's embedder was set")
+		}
+		w.embedder = &info
+	}
+	info, blob := w.embedder, encodeVector(r.Vector)
+	if len(r.Vector) != info.Dim {
+		return mneme.Invalid("vector of dimension %d for a home whose embedder %s has %d", len(r.Vector), info.ID(), info.Dim)
+	}
+	if _, err := w.exec(`INSERT INTO vectors (seq, embedder, version, dim, vec) SELECT seq, ?, ?, ?, ? FROM records WHERE id = ?
+		ON CONFLICT (seq, embedder, version) DO UPDATE SET dim = excluded.dim, vec = excluded.vec`,
+		info.ID(), info.Version, info.Dim, blob, r.ID); err != nil {
+		return err
+	}
+	_, err := w.exec(`INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES (?, ?, ?, ?)
+		ON CONFLICT DO NOTHING`, info.ID(), info.Version, mneme.TextHash(r.Text), blob)
+	return err
+}
+
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
