@@ -34,6 +34,7 @@ type app struct {
 	name           string // the subcommand
 	json           bool
 	home           string
+	embedder       string // --embedder, where the command takes it
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {

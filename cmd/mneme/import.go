@@ -16,6 +16,7 @@ func init() {
 func runImport(a *app, args []string) error {
 	fs := a.flags()
 	redact := fs.Bool("redact", false, "mask credentials found in texts instead of refusing")
+	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -31,7 +32,7 @@ func runImport(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.openWithEmbedder()
 	if err != nil {
 		return err
 	}

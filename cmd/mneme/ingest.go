@@ -36,6 +36,7 @@ func runIngest(a *app, args []string) error {
 	fs.IntVar(&o.OverlapTokens, "overlap", -1, "tokens repeated between neighbouring chunks (default 1/8 of --chunk-tokens, at most 50; 0 for none)")
 	sync := fs.Bool("sync", false, "also forget files under the given directories that no longer exist")
 	maxSize := fs.Int64("max-file-size", 10<<20, "skip files larger than this many bytes")
+	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -68,7 +69,7 @@ func runIngest(a *app, args []string) error {
 		sources = append(sources, mneme.SourceFile{URI: f.Path, Data: data})
 		seen[f.Path] = true
 	}
-	eng, err := a.open()
+	eng, err := a.openWithEmbedder()
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,7 @@ func runRemember(a *app, args []string) error {
 	fs.StringVar(&r.RunID, "run", "", "run id")
 	fs.StringVar(&r.Speaker, "speaker", "", "who said it")
 	fs.BoolVar(&redact, "redact", false, "mask credentials found in the text instead of refusing")
+	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -73,7 +74,7 @@ func runRemember(a *app, args []string) error {
 	if err := mneme.Check(r, mneme.WriteOptions{Redact: redact}); err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.openWithEmbedder()
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,79 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type embedJSON struct {
+	Provider, Model, Version string
+	Dim                      int
+	Vector                   []float32
+}
+
+func TestEmbedCommand(t *testing.T) {
+	home := t.TempDir()
+	one := decode[embedJSON](t, ok(t, home, "embed", "release pipeline", "--embedder", "hash", "--json"))
+	if one.Provider != "hash" || one.Dim != 256 || len(one.Vector) != 256 {
+		t.Fatalf("embed = %+v", one)
+	}
+	file := filepath.Join(t.TempDir(), "texts.txt")
+	os.WriteFile(file, []byte("first text\nrelease pipeline\nthird\n"), 0o600)
+	cmd := exec.Command(bin, "embed", "--batch", file, "--json")
+	cmd.Env = append(os.Environ(), "MNEME_HOME="+home, "MNEME_EMBEDDER=hash")
+	out, err := cmd.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) != 3 || !reflect.DeepEqual(decode[embedJSON](t, lines[1]).Vector, one.Vector) {
+		t.Fatalf("batch: %v, %d lines", err, len(lines))
+	}
+}
+
+func TestEmbedderSwitchNeedsReindex(t *testing.T) {
+	home := t.TempDir()
+	ok(t, home, "remember", "alpha beta gamma", "--embedder", "hash")
+	ok(t, home, "remember", "delta epsilon", "--embedder", "hash")
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"hash","dim":64}}`), 0o600)
+	r := mneme(t, home, "", "remember", "zeta eta", "--json")
+	if r.code != 1 || !strings.Contains(r.stderr, "ECONFLICT") || !strings.Contains(r.stderr, "(256 dimensions)") || !strings.Contains(r.stderr, "mneme reindex") {
+		t.Fatalf("mismatched embedder: %+v", r)
+	}
+	res := decode[struct {
+		Embedded int
+		Embedder struct{ Dim int }
+	}](t, ok(t, home, "reindex", "--json"))
+	if res.Embedded != 2 || res.Embedder.Dim != 64 {
+		t.Fatalf("reindex = %+v", res)
+	}
+	ok(t, home, "remember", "zeta eta")
+}
+
+func TestEmbedderErrors(t *testing.T) {
+	home := t.TempDir()
+	cases := []struct {
+		config string
+		args   []string
+		code   int
+		want   string
+	}{
+		{"", []string{"embed", "x", "--embedder", "word2vec"}, 2, `embedder "word2vec" is not known`},
+		{"", []string{"embed", "x"}, 2, "no embedder is configured"},
+		{`{"embedder":{"provider":"hash"},"colour":1}`, []string{"embed", "x"}, 2, `config.json: unknown field "colour"`},
+		{`{"embedder":{"provider":"ollama"}}`, []string{"embed", "x"}, 2, "needs a model and its dimension"},
+		{`{"embedder":{"provider":"ollama","url":"http://127.0.0.1:9","model":"m","dim":8}}`, []string{"embed", "x"}, 1, "cannot reach the embedding provider at http://127.0.0.1:9/api/embed"},
+		{`{"embedder":{"provider":"openai","model":"m","dim":8,"api_key_env":"MNEME_TEST_UNSET_KEY"}}`, []string{"embed", "x"}, 2, "MNEME_TEST_UNSET_KEY named in config.json is not set"},
+	}
+	for _, c := range cases {
+		os.Remove(filepath.Join(home, "config.json"))
+		if c.config != "" {
+			os.WriteFile(filepath.Join(home, "config.json"), []byte(c.config), 0o600)
+		}
+		r := mneme(t, home, "", append(c.args, "--json")...)
+		if msg := decode[struct{ Error struct{ Message string } }](t, r.stderr).Error.Message; r.code != c.code || !strings.Contains(msg, c.want) {
+			t.Errorf("%v with config %s: exit %d, %s", c.args, c.config, r.code, r.stderr)
+		}
+	}
+}

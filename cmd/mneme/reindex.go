@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mneme-ai/mneme"
+)
+
+func init() {
+	commands["reindex"] = command{
+		usage:   "reindex [--embedder NAME]",
+		summary: "re-embed every memory with the configured embedder (after changing it) and rebuild the indexes",
+		run:     runReindex,
+	}
+}
+
+func runReindex(a *app, args []string) error {
+	fs := a.flags()
+	a.embedderFlag(fs)
+	if _, err := a.parse(fs, args); err != nil {
+		return err
+	}
+	eng, err := a.openWithEmbedder()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	if eng.Embedder() == nil {
+		return mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
+	}
+	var progress func(int)
+	if !a.json && isTerminal(a.stderr) {
+		progress = func(done int) { fmt.Fprintf(a.stderr, "\rreindex: %d memories embedded", done) }
+	}
+	res, err := eng.Reindex(a.ctx, progress)
+	if progress != nil {
+		fmt.Fprintln(a.stderr)
+	}
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(res)
+	}
+	fmt.Fprintf(a.stdout, "embedded %d memories with %s (%d dimensions)\n", res.Embedded, res.Embedder.ID(), res.Embedder.Dim)
+	return nil
+}
