@@ -105,6 +105,9 @@ func (s *Store) loadIndex(ctx context.Context, tx *sql.Tx, first, last int64) er
 		return err
 	}
 	l.ix, l.gen, l.saved = ix, last, 0
+	if !errors.Is(err, os.ErrNotExist) {
+		l.saved = last - saveEvery // replace the bad snapshot now
+	}
 	return nil
 }
 
@@ -240,4 +243,29 @@ func (s *Store) snapshotLag() int64 {
 		return last
 	}
 	return last - int64(binary.LittleEndian.Uint64(head[genAt:]))
+}
+
+// IndexStatus describes the BM25 snapshot on disk against the change log,
+// for `mneme doctor`. ok is false when the next search must rebuild it.
+func (s *Store) IndexStatus(ctx context.Context) (ok bool, detail string, err error) {
+	var dbID string
+	var first, last int64
+	if err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'db_id'").Scan(&dbID); err != nil {
+		return false, "", translate(err, "read the database id")
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM changes").Scan(&first, &last); err != nil {
+		return false, "", translate(err, "read the change log")
+	}
+	_, gen, err := readSnapshot(filepath.Join(s.home, IndexFile), dbID)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return true, "no snapshot yet: the index is built in memory, and written once 1,000 changes accumulate", nil
+	case err != nil:
+		return false, "snapshot unusable (" + err.Error() + "): rebuilt on the next recall", nil
+	case gen > last || (first > 0 && gen < first-1):
+		return false, "snapshot does not match the change log: rebuilt on the next recall", nil
+	case gen == last:
+		return true, fmt.Sprintf("snapshot current at change %d", gen), nil
+	}
+	return true, fmt.Sprintf("snapshot %d changes behind: caught up on the next recall", last-gen), nil
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mneme-ai/mneme"
+)
+
+func init() {
+	commands["doctor"] = command{usage: "doctor", summary: "check the data directory, database, indexes and embedder, and say how to fix problems", run: runDoctor}
+}
+
+type check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+type indexStatuser interface {
+	IndexStatus(ctx context.Context) (bool, string, error)
+}
+
+func runDoctor(a *app, args []string) error {
+	fs := a.flags()
+	a.embedderFlag(fs)
+	if _, err := a.parse(fs, args); err != nil {
+		return err
+	}
+	var checks []check
+	add := func(name string, ok bool, detail, fix string) { checks = append(checks, check{name, ok, detail, fix}) }
+	home, _ := a.homeDir()
+	eng, err := a.open()
+	if err != nil {
+		add("database", false, mneme.ErrorMessage(err), "choose a writable data directory with --home or MNEME_HOME")
+		return a.report(checks)
+	}
+	defer eng.Close()
+	st, err := eng.Stats(a.ctx)
+	if err != nil {
+		add("database", false, mneme.ErrorMessage(err), "")
+		return a.report(checks)
+	}
+	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", home, st.Total, len(st.Projects)), "")
+	if s, ok := eng.Store().(indexStatuser); ok {
+		fine, detail, err := s.IndexStatus(a.ctx)
+		if err != nil {
+			fine, detail = false, mneme.ErrorMessage(err)
+		}
+		add("lexical index", fine, detail, "")
+	}
+	a.checkEmbedder(eng, add)
+	return a.report(checks)
+}
+
+// checkEmbedder reports the configured embedder, whether it answers, and
+// whether the stored vectors are its own.
+func (a *app) checkEmbedder(eng *mneme.Engine, add func(string, bool, string, string)) {
+	em, err := a.newEmbedder()
+	if err != nil {
+		add("embedder", false, mneme.ErrorMessage(err), "fix the embedder settings (--embedder, MNEME_EMBEDDER, config.json)")
+		return
+	}
+	home, hasHome, _ := eng.Store().HomeEmbedder(a.ctx)
+	if em == nil {
+		detail := "none configured: memories are stored without vectors"
+		if hasHome {
+			detail += fmt.Sprintf(" (the stored vectors come from %s)", home.ID())
+		}
+		add("embedder", true, detail, "")
+		return
+	}
+	info := em.Info()
+	if _, err := em.Embed(a.ctx, []string{"mneme doctor"}); err != nil {
+		add("embedder", false, fmt.Sprintf("%s: %s", info.ID(), mneme.ErrorMessage(err)), "")
+		return
+	}
+	add("embedder", true, fmt.Sprintf("%s version %s, %d dimensions: answers", info.ID(), info.Version, info.Dim), "")
+	if hasHome && (home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim) {
+		add("vectors", false, fmt.Sprintf("stored vectors come from %s (%d dimensions), not the configured %s (%d dimensions)", home.ID(), home.Dim, info.ID(), info.Dim), "mneme reindex")
+		return
+	}
+	st, _ := eng.Stats(a.ctx)
+	if !hasHome && st.Total > st.Secret {
+		add("vectors", false, "no memory has a vector yet", "mneme reindex")
+		return
+	}
+	if missing, err := eng.Store().Unembedded(a.ctx, 1); err == nil && len(missing) > 0 {
+		add("vectors", false, "some memories have no vector yet", "mneme reindex")
+		return
+	}
+	add("vectors", true, "every memory that may be embedded has a vector", "")
+}
+
+// report prints the checks and fails when one did.
+func (a *app) report(checks []check) error {
+	failed := 0
+	for _, c := range checks {
+		if !c.OK {
+			failed++
+		}
+	}
+	if a.json {
+		if err := a.printJSON(map[string]any{"ok": failed == 0, "checks": checks}); err != nil {
+			return err
+		}
+	} else {
+		for _, c := range checks {
+			mark := "ok  "
+			if !c.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(a.stdout, "%s %-14s %s\n", mark, c.Name, c.Detail)
+			if c.Fix != "" {
+				fmt.Fprintf(a.stdout, "     %-14s fix: %s\n", "", c.Fix)
+			}
+		}
+	}
+	if failed > 0 {
+		return mneme.Errorf(mneme.EUNAVAILABLE, "%d of %d checks failed", failed, len(checks))
+	}
+	return nil
+}
