@@ -75,11 +75,16 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 		}
 		return res, Invalid("%s%s; nothing was ingested", strings.Join(problems, "; "), more)
 	}
+	// Embed across documents, so small files still fill whole batches.
+	var chunks []*Record
+	for _, p := range plan {
+		chunks = append(chunks, p.chunks...)
+	}
+	if err := e.embedRecords(ctx, chunks); err != nil {
+		return res, err
+	}
 	now := e.now().UTC()
 	for i, p := range plan {
-		if err := e.embedRecords(ctx, p.chunks); err != nil {
-			return res, err
-		}
 		w, err := e.store.PutDocument(ctx, p.doc, p.chunks, now)
 		if err != nil {
 			return res, err
