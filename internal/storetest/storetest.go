@@ -39,6 +39,7 @@ func Run(t *testing.T, open Opener) {
 		"CredentialRefusedWhole": testCredentialRefused,
 		"Vectors":                testVectors,
 		"EmbedderMismatch":       testEmbedderMismatch,
+		"IngestEmbeds":           testIngestEmbeds,
 	}
 	names := make([]string, 0, len(tests))
 	for n := range tests {

@@ -88,3 +88,25 @@ func testEmbedderMismatch(t *testing.T, f *fixture) {
 		t.Fatalf("%d unembedded after reindex", n)
 	}
 }
+
+// testIngestEmbeds: every chunk of an ingest gets a vector, and a changed
+// document's new chunks too.
+func testIngestEmbeds(t *testing.T, f *fixture) {
+	withEmbedder(t, f, 16)
+	opts := mneme.IngestOptions{Project: "docs", MaxTokens: 16, OverlapTokens: -1}
+	doc := func(body string) []mneme.SourceFile {
+		return []mneme.SourceFile{{URI: "/d/a.md", Data: []byte(body)}, {URI: "/d/b.md", Data: []byte("# B\\n\\nsmall file\\n")}}
+	}
+	if _, err := f.eng.Ingest(f.ctx, doc("# A\n\nfirst part\n\n# A2\n\nsecond part\n"), opts); err != nil {
+		t.Fatal(err)
+	}
+	if n := unembedded(t, f); n != 0 {
+		t.Fatalf("%d chunks without a vector after ingest", n)
+	}
+	if _, err := f.eng.Ingest(f.ctx, doc("# A\n\nfirst part\n\n# A2\n\nchanged part\n"), opts); err != nil {
+		t.Fatal(err)
+	}
+	if n := unembedded(t, f); n != 0 {
+		t.Fatalf("%d chunks without a vector after a change", n)
+	}
+}
