@@ -1,0 +1,12 @@
+package gemm
+
+import "golang.org/x/sys/cpu"
+
+// The kernel uses AVX2-era VMASKMOVPS/VHADDPS on YMM and FMA3; cpu.X86 also
+// reports whether the OS saves YMM state.
+var hasAVX2 = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// kern3x4 is implemented in gemm_amd64.s; see the comment there.
+//
+//go:noescape
+func kern3x4(a0, a1, a2, b *float32, ldb int, c0, c1, c2 *float32, kc, nc, acc int, kmask, nmask *int32)
