@@ -14,19 +14,25 @@ import (
 )
 
 // BenchmarkCLIRemember: one `mneme remember` of a short record, process
-// start included, on a home that already holds memories.
+// start included, on a home that already holds memories: without vectors,
+// and with the built-in model (load and embedding included).
 func BenchmarkCLIRemember(b *testing.B) {
-	home := b.TempDir()
-	exec.Command(bin, "remember", "warm up", "--home", home).Run()
-	var lat []time.Duration
-	for i := 0; b.Loop(); i++ {
-		t0 := time.Now()
-		if out, err := exec.Command(bin, "remember", fmt.Sprintf("short memory number %d about the build", i), "--home", home).CombinedOutput(); err != nil {
-			b.Fatalf("%v: %s", err, out)
-		}
-		lat = append(lat, time.Since(t0))
+	for _, embedder := range []string{"none", "minilm"} {
+		b.Run("embedder="+embedder, func(b *testing.B) {
+			home := b.TempDir()
+			exec.Command(bin, "remember", "warm up", "--home", home, "--embedder", embedder).Run()
+			var lat []time.Duration
+			for i := 0; b.Loop(); i++ {
+				t0 := time.Now()
+				out, err := exec.Command(bin, "remember", fmt.Sprintf("short memory number %d about the build", i), "--home", home, "--embedder", embedder).CombinedOutput()
+				if err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			benchdata.ReportPercentiles(b, lat)
+		})
 	}
-	benchdata.ReportPercentiles(b, lat)
 }
 
 // writeCorpus writes n synthetic records as JSON lines.
@@ -53,7 +59,7 @@ func BenchmarkCLIImport(b *testing.B) {
 	corpus := writeCorpus(b, n)
 	for b.Loop() {
 		home := filepath.Join(b.TempDir(), "home")
-		if out, err := exec.Command(bin, "import", corpus, "--home", home).CombinedOutput(); err != nil {
+		if out, err := exec.Command(bin, "import", corpus, "--home", home, "--embedder", "none").CombinedOutput(); err != nil {
 			b.Fatalf("%v: %s", err, out)
 		}
 	}
@@ -64,7 +70,7 @@ func BenchmarkCLIImport(b *testing.B) {
 // 100,000 records: start, open, query, print, exit.
 func BenchmarkCLIRecallCold(b *testing.B) {
 	home := filepath.Join(b.TempDir(), "home")
-	if out, err := exec.Command(bin, "import", writeCorpus(b, 100_000), "--home", home).CombinedOutput(); err != nil {
+	if out, err := exec.Command(bin, "import", writeCorpus(b, 100_000), "--home", home, "--embedder", "none").CombinedOutput(); err != nil {
 		b.Fatalf("%v: %s", err, out)
 	}
 	c := benchdata.New(2, 30_000)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/embed/ollama"
 	"github.com/mneme-ai/mneme/embed/openai"
 )
@@ -24,7 +25,7 @@ type config struct {
 }
 
 type embedderConfig struct {
-	Provider  string `json:"provider"`    // minilm, hash, ollama, openai, none
+	Provider  string `json:"provider"`    // minilm (default), hash, ollama, openai, none
 	URL       string `json:"url"`         // ollama, openai
 	Model     string `json:"model"`       // ollama, openai
 	Dim       int    `json:"dim"`         // hash, ollama, openai
@@ -54,11 +55,11 @@ func (a *app) loadConfig() (config, error) {
 
 // embedderFlag registers --embedder on fs.
 func (a *app) embedderFlag(fs *flag.FlagSet) {
-	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else none)")
+	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: minilm, hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else minilm)")
 }
 
 // newEmbedder builds the configured embedder: --embedder, $MNEME_EMBEDDER,
-// config.json, default none (nil).
+// config.json, default minilm. "none" gives nil.
 func (a *app) newEmbedder() (mneme.Embedder, error) {
 	c, err := a.loadConfig()
 	if err != nil {
@@ -72,8 +73,17 @@ func (a *app) newEmbedder() (mneme.Embedder, error) {
 		ec.Provider = a.getenv("MNEME_EMBEDDER")
 	}
 	switch ec.Provider {
-	case "", "none":
+	case "none":
 		return nil, nil
+	case "", "minilm":
+		dir := a.getenv("MNEME_MODEL_DIR")
+		if dir == "" {
+			dir = c.ModelDir
+		}
+		if dir == "" {
+			dir = minilm.DefaultDir(a.getenv)
+		}
+		return minilm.NewEmbedder(dir)
 	case "hash":
 		return hash.New(ec.Dim)
 	case "ollama":
@@ -87,7 +97,7 @@ func (a *app) newEmbedder() (mneme.Embedder, error) {
 		}
 		return openai.New(openai.Config{BaseURL: ec.URL, Model: ec.Model, Dim: ec.Dim, APIKey: key})
 	}
-	return nil, mneme.Invalid("embedder %q is not known: use hash, ollama, openai or none", ec.Provider)
+	return nil, mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", ec.Provider)
 }
 
 // openWithEmbedder opens the engine and gives it the configured embedder.

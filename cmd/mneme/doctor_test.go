@@ -26,8 +26,8 @@ func (d doctorJSON) check(name string) (ok bool, detail, fix string) {
 
 func TestDoctor(t *testing.T) {
 	home := t.TempDir()
-	ok(t, home, "remember", "a memory without a vector")
-	if d := decode[doctorJSON](t, ok(t, home, "doctor", "--json")); !d.OK {
+	ok(t, home, "remember", "a memory without a vector", "--embedder", "none")
+	if d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json")); !d.OK {
 		t.Fatalf("healthy home: %+v", d)
 	}
 	r := mneme(t, home, "", "doctor", "--embedder", "hash", "--json")
@@ -40,13 +40,13 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("after reindex: %+v", d)
 	}
 	os.WriteFile(filepath.Join(home, "lexical.idx"), []byte("garbage"), 0o600)
-	r = mneme(t, home, "", "doctor", "--json")
+	r = mneme(t, home, "", "doctor", "--embedder", "hash", "--json")
 	d = decode[doctorJSON](t, r.stdout)
 	if fine, detail, _ := d.check("lexical index"); r.code != 1 || fine || !strings.Contains(detail, "rebuilt on the next recall") {
 		t.Fatalf("corrupt snapshot: exit %d, %+v", r.code, d)
 	}
 	ok(t, home, "recall", "memory")
-	if d := decode[doctorJSON](t, ok(t, home, "doctor", "--json")); !d.OK {
+	if d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "hash", "--json")); !d.OK {
 		t.Fatalf("after recall rebuilt the index: %+v", d)
 	}
 }

@@ -60,7 +60,8 @@ func TestEmbedderErrors(t *testing.T) {
 		want   string
 	}{
 		{"", []string{"embed", "x", "--embedder", "word2vec"}, 2, `embedder "word2vec" is not known`},
-		{"", []string{"embed", "x"}, 2, "no embedder is configured"},
+		{"", []string{"embed", "x", "--embedder", "none"}, 2, "no embedder is configured"},
+		{`{"model_dir":"/nonexistent/model"}`, []string{"embed", "x"}, 1, "the built-in embedding model is not in /nonexistent/model: run scripts/fetch-model"},
 		{`{"embedder":{"provider":"hash"},"colour":1}`, []string{"embed", "x"}, 2, `config.json: unknown field "colour"`},
 		{`{"embedder":{"provider":"ollama"}}`, []string{"embed", "x"}, 2, "needs a model and its dimension"},
 		{`{"embedder":{"provider":"ollama","url":"http://127.0.0.1:9","model":"m","dim":8}}`, []string{"embed", "x"}, 1, "cannot reach the embedding provider at http://127.0.0.1:9/api/embed"},

@@ -1,0 +1,59 @@
+package minilm
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// peakRSSMB reads the process's peak resident set (VmHWM) in MB.
+func peakRSSMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkEmbedSentences embeds the 300 reference sentences (10–30 words)
+// per iteration.
+func BenchmarkEmbedSentences(b *testing.B) {
+	m := testModel(b)
+	ref := loadReference(b)
+	m.Embed(ref.Sentences[:10]) // warm the workspace pool
+	b.ResetTimer()
+	for b.Loop() {
+		m.Embed(ref.Sentences)
+	}
+	b.ReportMetric(float64(b.N*len(ref.Sentences))/b.Elapsed().Seconds(), "sentences/s")
+	rss := peakRSSMB()
+	b.ReportMetric(rss, "peak-RSS-MB")
+	b.Logf("peak RSS (VmHWM) %.0f MB", rss)
+}
+
+func BenchmarkEmbedQuery(b *testing.B) {
+	m := testModel(b)
+	q := []string{"how did we decide to store the embedding model weights"}
+	m.Embed(q)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Embed(q)
+	}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	dir := modelDir(b)
+	for b.Loop() {
+		if _, err := Load(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

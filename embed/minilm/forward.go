@@ -1,0 +1,329 @@
+package minilm
+
+import (
+	"encoding/binary"
+	"math"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/mneme-ai/mneme/internal/gemm"
+)
+
+// workspace holds the activations of one batch; pooled so that repeated
+// Embed calls do not allocate them again.
+type workspace struct {
+	x    []float32 // [rows×hidden] hidden states
+	qkv  []float32 // [rows×3·hidden]
+	ctx  []float32 // [rows×hidden] attention output before projection
+	tmp  []float32 // [rows×hidden]
+	ff   []float32 // [rows×inter]
+	part []float32 // column blocks of small products, see matMulT
+	att  []attScratch
+	seqs []seqSpan
+}
+
+type seqSpan struct{ start, len int }
+
+func (w *workspace) grow(rows int) {
+	if cap(w.x) >= rows*hidden {
+		return
+	}
+	rows = (rows + 63) &^ 63
+	w.x = make([]float32, rows*hidden)
+	w.qkv = make([]float32, rows*3*hidden)
+	w.ctx = make([]float32, rows*hidden)
+	w.tmp = make([]float32, rows*hidden)
+	w.ff = make([]float32, rows*inter)
+}
+
+// forward runs the encoder over the sequences packed as consecutive rows
+// and writes each sequence's pooled, normalised embedding to out.
+func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
+	w.seqs = w.seqs[:0]
+	rows := 0
+	for _, ids := range seqs {
+		w.seqs = append(w.seqs, seqSpan{rows, len(ids)})
+		rows += len(ids)
+	}
+	w.grow(rows)
+	x, qkv, ctx, tmp, ff := w.x[:rows*hidden], w.qkv[:rows*3*hidden], w.ctx[:rows*hidden], w.tmp[:rows*hidden], w.ff[:rows*inter]
+
+	typ0 := m.typEmb[:hidden]
+	r := 0
+	for _, ids := range seqs {
+		for p, id := range ids {
+			row := x[r*hidden : (r+1)*hidden]
+			word := m.wordEmb[int(id)*2*hidden : (int(id)+1)*2*hidden]
+			pos := m.posEmb[p*hidden : (p+1)*hidden]
+			for j := range row {
+				row[j] = f16ToF32(binary.LittleEndian.Uint16(word[2*j:])) + typ0[j] + pos[j]
+			}
+			r++
+		}
+	}
+	parallel(rows, hidden, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			layerNorm(x[r*hidden:(r+1)*hidden], m.lnG, m.lnB)
+		}
+	})
+
+	for i := range m.layers {
+		l := &m.layers[i]
+		w.matMulT(qkv, x, l.qkvW, rows, 3*hidden, hidden)
+		m.attention(w, qkv, l.qkvB, ctx)
+		w.matMulT(tmp, ctx, l.outW, rows, hidden, hidden)
+		addNorm(x, tmp, l.outB, l.ln1G, l.ln1B, rows)
+		w.matMulT(ff, x, l.ffnW, rows, inter, hidden)
+		parallel(rows, 8*inter, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				biasGELU(ff[r*inter:(r+1)*inter], l.ffnB)
+			}
+		})
+		w.matMulT(tmp, ff, l.prjW, rows, hidden, inter)
+		addNorm(x, tmp, l.prjB, l.ln2G, l.ln2B, rows)
+	}
+
+	for s, sp := range w.seqs {
+		meanPoolNormalize(out[s], x[sp.start*hidden:(sp.start+sp.len)*hidden], sp.len)
+	}
+}
+
+// splitRows: products with fewer rows (a short query) are split across the
+// cores here, by blocks of weight rows. gemm keeps such small products on
+// one core, but a query is bound by streaming 42 MB of weights from memory,
+// and sharing that stream still pays (~8% on a 14-token query).
+const (
+	splitRows   = 32
+	splitBlocks = 8 // divides hidden, 3·hidden and inter
+)
+
+// matMulT computes c = a·wᵀ for activations a (m×k) and weights w (n×k).
+func (ws *workspace) matMulT(c, a, w []float32, m, n, k int) {
+	workers := runtime.GOMAXPROCS(0)
+	if m >= splitRows || workers == 1 {
+		gemm.MatMulT(c, a, w, m, n, k)
+		return
+	}
+	if len(ws.part) < splitRows*inter {
+		ws.part = make([]float32, splitRows*inter)
+	}
+	nb := n / splitBlocks
+	spread(splitBlocks, workers, func(_, b int) {
+		part := ws.part[b*m*nb : (b+1)*m*nb]
+		gemm.MatMulT(part, a, w[b*nb*k:(b+1)*nb*k], m, nb, k)
+		for i := 0; i < m; i++ {
+			copy(c[i*n+b*nb:i*n+(b+1)*nb], part[i*nb:(i+1)*nb])
+		}
+	})
+}
+
+// addNorm sets each row of x to LayerNorm((y + bias) + x), the residual
+// block ending every BERT sub-layer.
+func addNorm(x, y, bias, g, b []float32, rows int) {
+	parallel(rows, 4*hidden, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			xr, yr := x[r*hidden:(r+1)*hidden], y[r*hidden:(r+1)*hidden]
+			for j := range xr {
+				xr[j] = (yr[j] + bias[j]) + xr[j]
+			}
+			layerNorm(xr, g, b)
+		}
+	})
+}
+
+// layerNorm normalises one row in place. Statistics are float64 (one pass:
+// E[x²]−mean² loses nothing at these magnitudes in float64), with four
+// accumulators so the adds do not wait on each other.
+func layerNorm(row, g, b []float32) {
+	var s0, s1, s2, s3, q0, q1, q2, q3 float64
+	j := 0
+	for ; j+4 <= len(row); j += 4 {
+		v0, v1, v2, v3 := float64(row[j]), float64(row[j+1]), float64(row[j+2]), float64(row[j+3])
+		s0, s1, s2, s3 = s0+v0, s1+v1, s2+v2, s3+v3
+		q0, q1, q2, q3 = q0+v0*v0, q1+v1*v1, q2+v2*v2, q3+v3*v3
+	}
+	for ; j < len(row); j++ {
+		v := float64(row[j])
+		s0, q0 = s0+v, q0+v*v
+	}
+	n := float64(len(row))
+	mean := (s0 + s1 + s2 + s3) / n
+	variance := max((q0+q1+q2+q3)/n-mean*mean, 0)
+	inv := 1 / math.Sqrt(variance+lnEps)
+	g, b = g[:len(row)], b[:len(row)]
+	for j, v := range row {
+		row[j] = float32((float64(v)-mean)*inv*float64(g[j]) + float64(b[j]))
+	}
+}
+
+// meanPoolNormalize averages a sequence's token rows and L2-normalises the
+// result (sentence-transformers' Pooling(mean) + Normalize).
+func meanPoolNormalize(dst, rows []float32, n int) {
+	var acc [hidden]float64
+	for r := 0; r < n; r++ {
+		for j, v := range rows[r*hidden : (r+1)*hidden] {
+			acc[j] += float64(v)
+		}
+	}
+	var ss float64
+	for j := range acc {
+		acc[j] /= float64(n)
+		ss += acc[j] * acc[j]
+	}
+	norm := max(math.Sqrt(ss), 1e-12)
+	for j := range dst {
+		dst[j] = float32(acc[j] / norm)
+	}
+}
+
+// parallel runs fn over [0,n) in row ranges shared among the cores when
+// n·cost (rough work units) is large enough to repay waking them.
+func parallel(n, cost int, fn func(lo, hi int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers <= 1 || n*cost < 1<<16 {
+		fn(0, n)
+		return
+	}
+	chunks := min(n, 4*workers) // a few per core, so a late helper still helps
+	spread(chunks, workers, func(_, c int) { fn(c*n/chunks, (c+1)*n/chunks) })
+}
+
+// spread calls fn(worker, i) for every i in [0,n) on the calling goroutine
+// and up to workers-1 helpers, handing out indices dynamically. It returns
+// when every call is done without waiting for helpers as such: waking an
+// idle vCPU can take 100 µs, and a helper that starts late simply finds
+// nothing left to do.
+func spread(n, workers int, fn func(worker, i int)) {
+	workers = min(workers, n)
+	if workers <= 1 {
+		for i := range n {
+			fn(0, i)
+		}
+		return
+	}
+	var next, done atomic.Int64
+	finished := make(chan struct{})
+	work := func(worker int) {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			fn(worker, i)
+			if int(done.Add(1)) == n {
+				close(finished)
+			}
+		}
+	}
+	for w := 1; w < workers; w++ {
+		go work(w)
+	}
+	work(0)
+	<-finished
+}
+
+// attention computes softmax(q·kᵀ/√headDim)·v for every sequence and head;
+// each sequence attends only to its own rows.
+func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
+	tasks := len(w.seqs) * nHeads
+	work := 0
+	for _, sp := range w.seqs {
+		work += sp.len * sp.len
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if work*nHeads*headDim < 1<<16 {
+		workers = 1
+	}
+	for len(w.att) < workers {
+		w.att = append(w.att, attScratch{})
+	}
+	spread(tasks, workers, func(worker, t int) {
+		sp := w.seqs[t/nHeads]
+		w.att[worker].head(qkv, bias, ctx, sp.start, sp.len, t%nHeads)
+	})
+}
+
+// attScratch holds one head's operands packed contiguously for gemm.
+type attScratch struct {
+	q, k, vt, s, o []float32
+}
+
+// head attends one head of one sequence. The q/k/v biases are added while
+// packing, which saves a pass over the whole qkv matrix.
+func (sc *attScratch) head(qkv, bias, ctx []float32, start, n, h int) {
+	if cap(sc.s) < n*n {
+		sc.q = make([]float32, n*headDim)
+		sc.k = make([]float32, n*headDim)
+		sc.vt = make([]float32, n*headDim)
+		sc.o = make([]float32, n*headDim)
+		sc.s = make([]float32, n*n)
+	}
+	q, k, vt, s, o := sc.q[:n*headDim], sc.k[:n*headDim], sc.vt[:n*headDim], sc.s[:n*n], sc.o[:n*headDim]
+	off := h * headDim
+	bq, bk, bv := bias[off:off+headDim], bias[hidden+off:hidden+off+headDim], bias[2*hidden+off:2*hidden+off+headDim]
+	for i := 0; i < n; i++ {
+		row := qkv[(start+i)*3*hidden : (start+i+1)*3*hidden]
+		qi, ki := q[i*headDim:(i+1)*headDim], k[i*headDim:(i+1)*headDim]
+		for d, v := range row[off : off+headDim] {
+			qi[d] = v + bq[d]
+		}
+		for d, v := range row[hidden+off : hidden+off+headDim] {
+			ki[d] = v + bk[d]
+		}
+		for d, v := range row[2*hidden+off : 2*hidden+off+headDim] {
+			vt[d*n+i] = v + bv[d] // vᵀ, so that p·v is again a MatMulT
+		}
+	}
+	gemm.MatMulT(s, q, k, n, n, headDim)
+	for i := 0; i < n; i++ {
+		softmax(s[i*n : (i+1)*n])
+	}
+	gemm.MatMulT(o, s, vt, n, headDim, n)
+	for i := 0; i < n; i++ {
+		*(*[headDim]float32)(ctx[(start+i)*hidden+h*headDim:]) = [headDim]float32(o[i*headDim:])
+	}
+}
+
+// softmax applies softmax(row/√headDim) in place, the scale folded into
+// the float64 exponent argument.
+func softmax(row []float32) {
+	scale := 1 / math.Sqrt(headDim)
+	mx := row[0]
+	for _, v := range row[1:] {
+		mx = max(mx, v)
+	}
+	var sum float64
+	for j, v := range row {
+		e := expNonPos((float64(v) - float64(mx)) * scale)
+		row[j] = float32(e)
+		sum += e
+	}
+	inv := 1 / sum
+	for j, v := range row {
+		row[j] = float32(float64(v) * inv)
+	}
+}
+
+// expTab[i] = 2^(i/64).
+var expTab = func() (t [64]float64) {
+	for i := range t {
+		t[i] = math.Exp2(float64(i) / 64)
+	}
+	return t
+}()
+
+// expNonPos is eˣ for x ≤ 0 (softmax arguments after subtracting the max)
+// to ~1e-12 relative, about twice as fast as math.Exp: eˣ = 2ᵏᐟ⁶⁴·eʳ with
+// 2ᵏᐟ⁶⁴ from the exponent bits and a table, eʳ (0 ≤ r < ln2/64) by Taylor.
+func expNonPos(x float64) float64 {
+	// u is x in 64ths of an octave, offset so that it is ≥ 0 (and int()
+	// floors) whenever the result is a normal float64. Small enough to inline.
+	u := x*(64*math.Log2E) + 64*1022
+	if !(u >= 0) { // underflow (or NaN)
+		return 0
+	}
+	k := int(u)
+	r := (u - float64(k)) * (math.Ln2 / 64)
+	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))
+	return math.Float64frombits(uint64(1+k>>6)<<52) * expTab[k&63] * p
+}
