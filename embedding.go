@@ -12,6 +12,10 @@ const EmbedBatch = 64
 // SetEmbedder makes the engine embed what it stores with em (nil: none).
 func (e *Engine) SetEmbedder(em Embedder) { e.embedder = em }
 
+// SetEmbedProgress makes the engine report embedding progress after each
+// batch: texts embedded so far, and in all (cache hits not counted).
+func (e *Engine) SetEmbedProgress(fn func(done, total int)) { e.embedProgress = fn }
+
 // Embedder returns the engine's embedder, or nil.
 func (e *Engine) Embedder() Embedder { return e.embedder }
 
@@ -105,6 +109,9 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, e
 		}
 		for j, i := range idx {
 			out[i] = vecs[j]
+		}
+		if e.embedProgress != nil {
+			e.embedProgress(start+len(idx), len(missing))
 		}
 	}
 	return out, nil

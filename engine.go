@@ -16,6 +16,8 @@ type Engine struct {
 	store    Store
 	now      func() time.Time
 	embedder Embedder // nil: records are stored without vectors
+
+	embedProgress func(done, total int)
 }
 
 // NewEngine returns an Engine over s.

@@ -37,6 +37,9 @@ func runImport(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	if !a.json && isTerminal(a.stderr) {
+		eng.SetEmbedProgress(progressBar(a, "embed", "records"))
+	}
 	batch := make([]*mneme.Record, len(recs))
 	for i, r := range recs {
 		batch[i] = r.rec

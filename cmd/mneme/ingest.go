@@ -75,7 +75,8 @@ func runIngest(a *app, args []string) error {
 	}
 	defer eng.Close()
 	if !a.json && isTerminal(a.stderr) {
-		o.Progress = progressBar(a, "ingest")
+		o.Progress = progressBar(a, "ingest", "files")
+		eng.SetEmbedProgress(progressBar(a, "embed ", "chunks"))
 	}
 	res, err := eng.Ingest(a.ctx, sources, o)
 	if err != nil {
@@ -118,12 +119,12 @@ func (a *app) syncRemoved(eng *mneme.Engine, project string, paths []string, see
 	return docs, deleted + chunks, err
 }
 
-// progressBar draws "label [=====     ] done/total" on the terminal.
-func progressBar(a *app, label string) func(done, total int) {
+// progressBar draws "label [=====     ] done/total unit" on the terminal.
+func progressBar(a *app, label, unit string) func(done, total int) {
 	return func(done, total int) {
 		const width = 30
 		n := width * done / max(total, 1)
-		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d files", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total)
+		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d %s", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, unit)
 		if done == total {
 			fmt.Fprintln(a.stderr)
 		}
