@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/mneme-ai/mneme/index/bm25"
+	"github.com/mneme-ai/mneme/internal/mmap"
 )
 
 // IndexFile is the BM25 snapshot beside the database: a derived file, rebuilt
@@ -200,7 +201,7 @@ func (s *Store) saveIndex(ctx context.Context) {
 // The index reads the mapped file directly; the mapping is released when the
 // index is garbage.
 func readSnapshot(path, dbID string) (*bm25.Index, int64, error) {
-	data, release, err := mapFile(path)
+	data, release, err := mmap.File(path)
 	if err != nil {
 		return nil, 0, err
 	}

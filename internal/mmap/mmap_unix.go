@@ -1,15 +1,18 @@
 //go:build unix
 
-package sqlite
+// Package mmap maps files read-only into memory (reads them where maps are
+// not available). Derived files (index snapshots, model caches) are read
+// this way, so a cold process pays for the pages it touches, not a copy.
+package mmap
 
 import (
 	"os"
 	"syscall"
 )
 
-// mapFile maps path read-only. The mapping outlives renames of the file, so
+// File maps path read-only. The mapping outlives renames of the file, so
 // another process replacing the snapshot never disturbs this one.
-func mapFile(path string) (data []byte, release func(), err error) {
+func File(path string) (data []byte, release func(), err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
