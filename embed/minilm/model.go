@@ -64,11 +64,24 @@ type layer struct {
 	ln2B []float32
 }
 
-// Load reads model.fp16.safetensors, tokenizer.json and config.json from dir.
+// Load reads model.fp16.safetensors, tokenizer.json and config.json from dir
+// (through the load cache beside them when it is current; see cache.go).
 func Load(dir string) (*Model, error) {
 	if err := checkConfig(filepath.Join(dir, configFile)); err != nil {
 		return nil, err
 	}
+	if m, err := loadCache(dir); err == nil {
+		return m, nil
+	}
+	m, err := loadFiles(dir)
+	if err == nil {
+		_ = writeCache(dir, m) // best effort
+	}
+	return m, err
+}
+
+// loadFiles reads and converts the model files.
+func loadFiles(dir string) (*Model, error) {
 	// The tokenizer JSON decodes while the weights are read and converted.
 	var tok *tokenizer
 	var tokErr error

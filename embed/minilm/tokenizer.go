@@ -20,6 +20,7 @@ type tokenizer struct {
 	maxPiece      int              // longest piece in bytes: bounds the greedy search
 	maxChars      int              // longer words become [UNK]
 	size          int              // vocabulary size
+	vocab         []string         // pieces by id, for the load cache
 	unk, cls, sep int32
 }
 
@@ -44,19 +45,29 @@ func loadTokenizer(path, name string) (*tokenizer, error) {
 	if m.Type != "WordPiece" || m.Prefix != "##" || m.Unk != "[UNK]" || m.MaxChars <= 0 {
 		return nil, fmt.Errorf("minilm: %s: unsupported model (type %q, prefix %q, unk %q)", name, m.Type, m.Prefix, m.Unk)
 	}
-	t := &tokenizer{
-		first:    make(map[string]int32, len(m.Vocab)),
-		cont:     make(map[string]int32, len(m.Vocab)/5),
-		maxChars: m.MaxChars,
-		size:     len(m.Vocab),
-	}
+	vocab := make([]string, len(m.Vocab))
 	for piece, id := range m.Vocab {
-		if id < 0 || int(id) >= len(m.Vocab) {
-			return nil, fmt.Errorf("minilm: %s: token %q has id %d outside the vocabulary", name, piece, id)
+		if id < 0 || int(id) >= len(m.Vocab) || vocab[id] != "" {
+			return nil, fmt.Errorf("minilm: %s: token %q has id %d outside the vocabulary or taken twice", name, piece, id)
 		}
-		t.first[piece] = id
+		vocab[id] = piece
+	}
+	return newTokenizer(vocab, m.MaxChars, name)
+}
+
+// newTokenizer builds the tokenizer from the vocabulary in id order.
+func newTokenizer(vocab []string, maxChars int, name string) (*tokenizer, error) {
+	t := &tokenizer{
+		first:    make(map[string]int32, len(vocab)),
+		cont:     make(map[string]int32, len(vocab)/5),
+		maxChars: maxChars,
+		size:     len(vocab),
+		vocab:    vocab,
+	}
+	for id, piece := range vocab {
+		t.first[piece] = int32(id)
 		if rest, ok := strings.CutPrefix(piece, "##"); ok && rest != "" {
-			t.cont[rest] = id
+			t.cont[rest] = int32(id)
 		}
 		t.maxPiece = max(t.maxPiece, len(piece))
 	}

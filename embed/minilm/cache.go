@@ -1,0 +1,167 @@
+package minilm
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"runtime"
+	"unsafe"
+
+	"github.com/mneme-ai/mneme/internal/mmap"
+)
+
+// The load cache: the weights converted to float32 and the vocabulary in id
+// order, written beside the model on the first load and memory-mapped by the
+// next ones, so a new process starts without reading and converting 45 MB.
+// It is derived: it records the size and modification time of the files it
+// came from, and a CRC-32C; anything that does not match is ignored and
+// rewritten.
+//
+// Layout: a 64-byte header (magic [0:12], weights size and mtime [16:32],
+// tokenizer size and mtime [32:48], CRC-32C of the rest [48:52], max word
+// characters [52:56], payload length [56:64]), then the float32 tensors in
+// the order of (*Model).tensors, the fp16 word embeddings, and the
+// vocabulary (u32 count, then u16 length + bytes per piece).
+const (
+	cacheFile   = "model.fp32.cache"
+	cacheMagic  = "MNEMEMINILM\x01"
+	cacheHeader = 64
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// tensors lists the model's float32 tensors with their sizes, in cache order.
+func (m *Model) tensors() ([]*[]float32, []int) {
+	const hh = hidden * hidden
+	ts := []*[]float32{&m.posEmb, &m.typEmb, &m.lnG, &m.lnB}
+	sizes := []int{maxPos * hidden, 2 * hidden, hidden, hidden}
+	for i := range m.layers {
+		l := &m.layers[i]
+		ts = append(ts, &l.qkvW, &l.qkvB, &l.outW, &l.outB, &l.ln1G, &l.ln1B, &l.ffnW, &l.ffnB, &l.prjW, &l.prjB, &l.ln2G, &l.ln2B)
+		sizes = append(sizes, 3*hh, 3*hidden, hh, hidden, hidden, hidden, inter*hidden, inter, hidden*inter, hidden, hidden, hidden)
+	}
+	return ts, sizes
+}
+
+// sourceStamp is the size and modification time of the weights and tokenizer.
+func sourceStamp(dir string) ([32]byte, error) {
+	var stamp [32]byte
+	for i, name := range []string{weightsFile, tokenizerFile} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			return stamp, err
+		}
+		binary.LittleEndian.PutUint64(stamp[16*i:], uint64(st.Size()))
+		binary.LittleEndian.PutUint64(stamp[16*i+8:], uint64(st.ModTime().UnixNano()))
+	}
+	return stamp, nil
+}
+
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// loadCache maps the cache; any mismatch is an error and the caller loads
+// the model files instead.
+func loadCache(dir string) (*Model, error) {
+	stamp, err := sourceStamp(dir)
+	if err != nil || !littleEndian {
+		return nil, errors.New("no usable cache")
+	}
+	data, release, err := mmap.File(filepath.Join(dir, cacheFile))
+	if err != nil {
+		return nil, err
+	}
+	m, err := decodeCache(data, stamp)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	runtime.AddCleanup(m, func(release func()) { release() }, release)
+	return m, nil
+}
+
+func decodeCache(data []byte, stamp [32]byte) (*Model, error) {
+	bad := errors.New("minilm: stale or corrupt load cache")
+	if len(data) < cacheHeader || string(data[:len(cacheMagic)]) != cacheMagic || [32]byte(data[16:48]) != stamp ||
+		binary.LittleEndian.Uint64(data[56:]) != uint64(len(data)-cacheHeader) ||
+		crc32.Checksum(data[cacheHeader:], castagnoli) != binary.LittleEndian.Uint32(data[48:]) {
+		return nil, bad
+	}
+	m := &Model{}
+	ts, sizes := m.tensors()
+	off := cacheHeader
+	for i, t := range ts {
+		n := sizes[i] * 4
+		if off+n > len(data) {
+			return nil, bad
+		}
+		*t = unsafe.Slice((*float32)(unsafe.Pointer(&data[off])), sizes[i])
+		off += n
+	}
+	n := vocabSize * hidden * 2
+	if off+n+4 > len(data) {
+		return nil, bad
+	}
+	m.wordEmb = data[off : off+n : off+n]
+	off += n
+	vocab := make([]string, binary.LittleEndian.Uint32(data[off:]))
+	off += 4
+	for i := range vocab {
+		if off+2 > len(data) {
+			return nil, bad
+		}
+		l := int(binary.LittleEndian.Uint16(data[off:]))
+		if off+2+l > len(data) {
+			return nil, bad
+		}
+		vocab[i] = string(data[off+2 : off+2+l])
+		off += 2 + l
+	}
+	if off != len(data) || len(vocab) != vocabSize {
+		return nil, bad
+	}
+	tok, err := newTokenizer(vocab, int(binary.LittleEndian.Uint32(data[52:])), cacheFile)
+	m.tok = tok
+	return m, err
+}
+
+// writeCache writes the cache for m, atomically. It is best effort: a
+// read-only model directory only costs the slower load next time.
+func writeCache(dir string, m *Model) error {
+	stamp, err := sourceStamp(dir)
+	if err != nil || !littleEndian {
+		return err
+	}
+	buf := make([]byte, cacheHeader)
+	ts, _ := m.tensors()
+	for _, t := range ts {
+		buf = append(buf, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*t))), 4*len(*t))...)
+	}
+	buf = append(buf, m.wordEmb...)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(m.tok.vocab)))
+	for _, p := range m.tok.vocab {
+		buf = binary.LittleEndian.AppendUint16(buf, uint16(len(p)))
+		buf = append(buf, p...)
+	}
+	copy(buf, cacheMagic)
+	copy(buf[16:48], stamp[:])
+	binary.LittleEndian.PutUint32(buf[48:], crc32.Checksum(buf[cacheHeader:], castagnoli))
+	binary.LittleEndian.PutUint32(buf[52:], uint32(m.tok.maxChars))
+	binary.LittleEndian.PutUint64(buf[56:], uint64(len(buf)-cacheHeader))
+	tmp, err := os.CreateTemp(dir, cacheFile+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(buf)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, cacheFile))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
