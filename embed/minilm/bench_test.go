@@ -49,11 +49,21 @@ func BenchmarkEmbedQuery(b *testing.B) {
 	}
 }
 
+// BenchmarkLoad: loading through the load cache (every start after the
+// first) and from the model files (the first start).
 func BenchmarkLoad(b *testing.B) {
 	dir := modelDir(b)
-	for b.Loop() {
-		if _, err := Load(dir); err != nil {
-			b.Fatal(err)
-		}
+	Load(dir) // make sure the cache exists
+	for _, c := range []struct {
+		name string
+		load func(string) (*Model, error)
+	}{{"cache", Load}, {"files", loadFiles}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.load(dir); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
