@@ -59,7 +59,11 @@ func runDoctor(a *app, args []string) error {
 func (a *app) checkEmbedder(eng *mneme.Engine, add func(string, bool, string, string)) {
 	em, err := a.newEmbedder()
 	if err != nil {
-		add("embedder", false, mneme.ErrorMessage(err), "fix the embedder settings (--embedder, MNEME_EMBEDDER, config.json)")
+		fix := "" // an unavailable provider's message says what to do
+		if mneme.ErrorCode(err) == mneme.EINVALID {
+			fix = "fix the embedder settings (--embedder, MNEME_EMBEDDER, config.json)"
+		}
+		add("embedder", false, mneme.ErrorMessage(err), fix)
 		return
 	}
 	home, hasHome, _ := eng.Store().HomeEmbedder(a.ctx)
