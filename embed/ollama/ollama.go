@@ -29,13 +29,11 @@ func New(cfg Config) (*Embedder, error) {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = "http://127.0.0.1:11434"
 	}
-	if cfg.Model == "" || cfg.Dim <= 0 {
-		return nil, mneme.Invalid("the ollama embedder needs a model and its dimension (embedder.model, embedder.dim)")
+	client, err := httpjson.NewClient("ollama", cfg.Model, cfg.Dim, cfg.Timeout)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = 60 * time.Second
-	}
-	return &Embedder{cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}}, nil
+	return &Embedder{cfg: cfg, client: client}, nil
 }
 
 func (e *Embedder) Info() mneme.EmbedderInfo {

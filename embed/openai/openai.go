@@ -35,13 +35,11 @@ func New(cfg Config) (*Embedder, error) {
 		cfg.BaseURL = "https://api.openai.com"
 	}
 	cfg.BaseURL = strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
-	if cfg.Model == "" || cfg.Dim <= 0 {
-		return nil, mneme.Invalid("the openai embedder needs a model and its dimension (embedder.model, embedder.dim)")
+	client, err := httpjson.NewClient("openai", cfg.Model, cfg.Dim, cfg.Timeout)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = 60 * time.Second
-	}
-	return &Embedder{cfg: cfg, client: &http.Client{Timeout: cfg.Timeout}}, nil
+	return &Embedder{cfg: cfg, client: client}, nil
 }
 
 func (e *Embedder) Info() mneme.EmbedderInfo {

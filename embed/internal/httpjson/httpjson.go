@@ -13,9 +13,22 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 )
+
+// NewClient checks that a remote embedder names its model and dimension,
+// and returns an HTTP client with the timeout (60 s when zero).
+func NewClient(provider, model string, dim int, timeout time.Duration) (*http.Client, error) {
+	if model == "" || dim <= 0 {
+		return nil, mneme.Invalid("the %s embedder needs a model and its dimension (embedder.model, embedder.dim in config.json)", provider)
+	}
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	return &http.Client{Timeout: timeout}, nil
+}
 
 // Post sends body to url with the given headers and decodes the answer into
 // out. hint says how to make the provider reachable.
