@@ -38,8 +38,15 @@ type result struct {
 // mneme runs the binary with args against home, feeding stdin.
 func mneme(t *testing.T, home, stdin string, args ...string) result {
 	t.Helper()
+	return mnemeEnv(t, home, stdin, nil, args...)
+}
+
+// mnemeEnv is mneme with extra environment variables (they win over the
+// test's own environment).
+func mnemeEnv(t *testing.T, home, stdin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "MNEME_HOME="+home)
+	cmd.Env = append(append(os.Environ(), "MNEME_HOME="+home), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

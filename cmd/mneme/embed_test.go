@@ -58,21 +58,23 @@ func TestEmbedderErrors(t *testing.T) {
 		args   []string
 		code   int
 		want   string
+		env    []string
 	}{
-		{"", []string{"embed", "x", "--embedder", "word2vec"}, 2, `embedder "word2vec" is not known`},
-		{"", []string{"embed", "x", "--embedder", "none"}, 2, "no embedder is configured"},
-		{`{"model_dir":"/nonexistent/model"}`, []string{"embed", "x"}, 1, "the built-in embedding model is not in /nonexistent/model: run scripts/fetch-model"},
-		{`{"embedder":{"provider":"hash"},"colour":1}`, []string{"embed", "x"}, 2, `config.json: unknown field "colour"`},
-		{`{"embedder":{"provider":"ollama"}}`, []string{"embed", "x"}, 2, "needs a model and its dimension"},
-		{`{"embedder":{"provider":"ollama","url":"http://127.0.0.1:9","model":"m","dim":8}}`, []string{"embed", "x"}, 1, "cannot reach the embedding provider at http://127.0.0.1:9/api/embed"},
-		{`{"embedder":{"provider":"openai","model":"m","dim":8,"api_key_env":"MNEME_TEST_UNSET_KEY"}}`, []string{"embed", "x"}, 2, "MNEME_TEST_UNSET_KEY named in config.json is not set"},
+		{"", []string{"embed", "x", "--embedder", "word2vec"}, 2, `embedder "word2vec" is not known`, nil},
+		{"", []string{"embed", "x", "--embedder", "none"}, 2, "no embedder is configured", nil},
+		{`{"model_dir":"/nonexistent/model"}`, []string{"embed", "x"}, 1, "the built-in embedding model is not in /nonexistent/model: run scripts/fetch-model", []string{"MNEME_MODEL_DIR="}},
+		{"", []string{"embed", "x"}, 1, "the built-in embedding model is not in /elsewhere", []string{"MNEME_MODEL_DIR=/elsewhere"}},
+		{`{"embedder":{"provider":"hash"},"colour":1}`, []string{"embed", "x"}, 2, `config.json: unknown field "colour"`, nil},
+		{`{"embedder":{"provider":"ollama"}}`, []string{"embed", "x"}, 2, "needs a model and its dimension", nil},
+		{`{"embedder":{"provider":"ollama","url":"http://127.0.0.1:9","model":"m","dim":8}}`, []string{"embed", "x"}, 1, "cannot reach the embedding provider at http://127.0.0.1:9/api/embed", nil},
+		{`{"embedder":{"provider":"openai","model":"m","dim":8,"api_key_env":"MNEME_TEST_UNSET_KEY"}}`, []string{"embed", "x"}, 2, "MNEME_TEST_UNSET_KEY named in config.json is not set", nil},
 	}
 	for _, c := range cases {
 		os.Remove(filepath.Join(home, "config.json"))
 		if c.config != "" {
 			os.WriteFile(filepath.Join(home, "config.json"), []byte(c.config), 0o600)
 		}
-		r := mneme(t, home, "", append(c.args, "--json")...)
+		r := mnemeEnv(t, home, "", c.env, append(c.args, "--json")...)
 		if msg := decode[struct{ Error struct{ Message string } }](t, r.stderr).Error.Message; r.code != c.code || !strings.Contains(msg, c.want) {
 			t.Errorf("%v with config %s: exit %d, %s", c.args, c.config, r.code, r.stderr)
 		}
