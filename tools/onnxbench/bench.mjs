@@ -1,0 +1,69 @@
+// Correctness check + throughput of ONNX Runtime (onnxruntime-node) on all-MiniLM-L6-v2.
+// Usage: node bench.mjs [--threads 1,2] [--batch 8,16,32,64] [--reps 7] [--model minilm-fp32.onnx]
+import fs from 'node:fs';
+import ort from 'onnxruntime-node';
+import { loadTokenizer } from './tokenizer.mjs';
+
+const arg = (k, d) => { const i = process.argv.indexOf('--' + k); return i >= 0 ? process.argv[i + 1] : d; };
+const dir = arg('dir', process.env.MNEME_MODEL_DIR || `${process.env.HOME}/.cache/mneme/models/all-minilm-l6-v2`);
+const refPath = arg('ref', new URL('../../../shared/bench/minilm-ref300.json', import.meta.url).pathname);
+const modelPath = arg('model', 'minilm-fp32.onnx');
+const threadsList = arg('threads', '2,1').split(',').map(Number);
+const batchList = arg('batch', '32').split(',').map(Number);
+const reps = Number(arg('reps', '7'));
+
+const ref = JSON.parse(fs.readFileSync(refPath, 'utf8'));
+const sentences = ref.sentences;
+const encode = loadTokenizer(dir, 256);
+const H = 384;
+
+async function embedAll(session, texts, batchSize) {
+  const seqs = texts.map(encode);
+  const order = seqs.map((_, i) => i).sort((a, b) => seqs[b].length - seqs[a].length);
+  const out = new Array(texts.length);
+  for (let s = 0; s < order.length; s += batchSize) {
+    const idx = order.slice(s, s + batchSize);
+    const B = idx.length, S = Math.max(...idx.map(i => seqs[i].length));
+    const ids = new BigInt64Array(B * S), mask = new BigInt64Array(B * S);
+    idx.forEach((i, b) => seqs[i].forEach((t, j) => { ids[b * S + j] = BigInt(t); mask[b * S + j] = 1n; }));
+    const r = await session.run({
+      input_ids: new ort.Tensor('int64', ids, [B, S]),
+      attention_mask: new ort.Tensor('int64', mask, [B, S]),
+    });
+    const hs = r.last_hidden_state.data;
+    idx.forEach((i, b) => {
+      const n = seqs[i].length, v = new Float64Array(H);
+      for (let j = 0; j < n; j++) { const o = (b * S + j) * H; for (let k = 0; k < H; k++) v[k] += hs[o + k]; }
+      let ss = 0; for (let k = 0; k < H; k++) { v[k] /= n; ss += v[k] * v[k]; }
+      const inv = 1 / Math.max(Math.sqrt(ss), 1e-12);
+      out[i] = Float32Array.from(v, x => x * inv);
+    });
+  }
+  return out;
+}
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+
+for (const threads of threadsList) {
+  const session = await ort.InferenceSession.create(modelPath, {
+    intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all', executionMode: 'sequential',
+  });
+  // correctness (batched and padded, as timed)
+  for (const bs of batchList) {
+    const emb = await embedAll(session, sentences, bs);
+    let maxd = 0;
+    emb.forEach((v, i) => v.forEach((x, k) => { maxd = Math.max(maxd, Math.abs(x - ref.embeddings[i][k])); }));
+    if (maxd > 1e-4) { console.error(`threads=${threads} batch=${bs}: max |diff| ${maxd} > 1e-4, refusing to time`); process.exit(1); }
+    await embedAll(session, sentences, bs); // warm-up
+    const rates = [];
+    for (let r = 0; r < reps; r++) {
+      const t0 = process.hrtime.bigint();
+      await embedAll(session, sentences, bs);
+      const sec = Number(process.hrtime.bigint() - t0) / 1e9;
+      rates.push(sentences.length / sec);
+    }
+    console.log(`ORT ${ort.env.versions.node} threads=${threads} batch=${bs}: median ${median(rates).toFixed(1)} sentences/s ` +
+      `(min ${Math.min(...rates).toFixed(1)}, max ${Math.max(...rates).toFixed(1)}, ${reps} reps of ${sentences.length}); max |diff| vs ref ${maxd.toExponential(2)}`);
+  }
+  await session.release?.();
+}
