@@ -3,7 +3,6 @@ package mneme
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -247,6 +246,3 @@ func MetaFromPairs(pairs []string) (json.RawMessage, error) {
 	}
 	return b, nil
 }
-
-// describeRecord names a record for messages.
-func describeRecord(r *Record) string { return fmt.Sprintf("%s (%s)", r.ID, r.Project) }
