@@ -59,3 +59,28 @@ func FuzzDecodeRecallRequest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeRecord: an import line decodes and validates or fails with
+// EINVALID; it never panics, and a valid record has its hash and defaults.
+func FuzzDecodeRecord(f *testing.F) {
+	for _, s := range []string{`{"text":"x"}`, `{"id":"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e","project":"p","type":"episodic","text":"t","tags":["A"," a "],"meta":{"k":[1]},"occurred_at":"2026-01-01T00:00:00Z","links":[{"type":"follows","target":"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5f"}],"source":{"uri":"a.md","line_start":1,"line_end":2}}`,
+		`{"text":"password=hunter2"}`, `{"text":""}`, `{"meta":null,"text":"m"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r mneme.Record
+		if err := mneme.DecodeStrict(data, &r); err != nil {
+			if mneme.ErrorCode(err) != mneme.EINVALID {
+				t.Fatalf("decode: %v (%s)", err, mneme.ErrorCode(err))
+			}
+			return
+		}
+		err := mneme.Prepare(&r)
+		if err != nil && mneme.ErrorCode(err) != mneme.EINVALID {
+			t.Fatalf("prepare: %v (%s)", err, mneme.ErrorCode(err))
+		}
+		if err == nil && (len(r.ContentHash) != 64 || r.Project == "" || r.Status == "") {
+			t.Fatalf("valid record without hash or defaults: %+v", r)
+		}
+	})
+}
