@@ -74,7 +74,10 @@ func DecodeStrict(data []byte, v any) error {
 func explainJSON(err error, v any) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
+	var timeErr *time.ParseError
 	switch {
+	case errors.As(err, &timeErr):
+		return Invalid("time %s is not RFC 3339: write times like 2026-01-02T15:04:05Z", timeErr.Value)
 	case errors.As(err, &typeErr):
 		if typeErr.Field == "" {
 			return Invalid("expected a JSON object, got %s", typeErr.Value)

@@ -19,6 +19,7 @@ func TestDecodeStrict(t *testing.T) {
 		{`["query"]`, "expected a JSON object"},
 		{`{"query":"x"} trailing`, "send one object"},
 		{`{"query":`, "invalid JSON"},
+		{`{"query":"x","since":5}`, `field "since" must be a string`},
 		{``, "empty input"},
 		{"{\"query\":\"\xff\"}", ""},
 	}

@@ -58,6 +58,7 @@ func TestBadInput(t *testing.T) {
 		{"import unknown field", "", []string{"import", file("i1.jsonl", "{\"text\":\"fine\"}\n{\"text\":\"x\",\"colour\":\"red\"}\n")}, 2, `line 2: unknown field "colour"`},
 		{"import wrong type", "", []string{"import", file("i2.jsonl", `{"text":"x","tags":"a"}`)}, 2, `line 1: field "tags" must be an array`},
 		{"import bad enum", "", []string{"import", file("i3.jsonl", "{\"text\":\"ok\"}\n\n{\"text\":\"x\",\"type\":\"dream\"}\n")}, 2, `line 3: type "dream" is not valid`},
+		{"import bad time", "", []string{"import", file("i7.jsonl", `{"text":"x","created_at":"yesterday"}`)}, 2, `line 1: time "yesterday" is not RFC 3339`},
 		{"import bad json", "", []string{"import", file("i4.jsonl", `{"text":`)}, 2, "line 1: "},
 		{"import credential", "", []string{"import", file("i5.jsonl", "{\"text\":\"ok one\"}\n{\"text\":\"token ghp_abcdefghijklmnopqrstuvwxyz0123456789\"}\n")}, 2, "line 2: the text contains a credential"},
 		{"import hash mismatch", "", []string{"import", file("i6.jsonl", `{"text":"x","content_hash":"abc"}`)}, 2, "content_hash does not match"},
