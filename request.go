@@ -77,7 +77,7 @@ func explainJSON(err error, v any) error {
 	var timeErr *time.ParseError
 	switch {
 	case errors.As(err, &timeErr):
-		return Invalid("time %s is not RFC 3339: write times like 2026-01-02T15:04:05Z", timeErr.Value)
+		return Invalid("time %q is not RFC 3339: write times like 2026-01-02T15:04:05Z", strings.Trim(timeErr.Value, `"`))
 	case errors.As(err, &typeErr):
 		if typeErr.Field == "" {
 			return Invalid("expected a JSON object, got %s", typeErr.Value)
