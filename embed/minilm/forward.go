@@ -76,7 +76,7 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 		w.matMulT(ff, x, l.ffnW, rows, inter, hidden)
 		parallel(rows, 8*inter, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
-				biasGELU(ff[r*inter:(r+1)*inter], l.ffnB)
+				biasGELUFast(ff[r*inter:(r+1)*inter], l.ffnB)
 			}
 		})
 		w.matMulT(tmp, ff, l.prjW, rows, hidden, inter)
@@ -220,110 +220,4 @@ func spread(n, workers int, fn func(worker, i int)) {
 	}
 	work(0)
 	<-finished
-}
-
-// attention computes softmax(q·kᵀ/√headDim)·v for every sequence and head;
-// each sequence attends only to its own rows.
-func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
-	tasks := len(w.seqs) * nHeads
-	work := 0
-	for _, sp := range w.seqs {
-		work += sp.len * sp.len
-	}
-	workers := runtime.GOMAXPROCS(0)
-	if work*nHeads*headDim < 1<<16 {
-		workers = 1
-	}
-	for len(w.att) < workers {
-		w.att = append(w.att, attScratch{})
-	}
-	spread(tasks, workers, func(worker, t int) {
-		sp := w.seqs[t/nHeads]
-		w.att[worker].head(qkv, bias, ctx, sp.start, sp.len, t%nHeads)
-	})
-}
-
-// attScratch holds one head's operands packed contiguously for gemm.
-type attScratch struct {
-	q, k, vt, s, o []float32
-}
-
-// head attends one head of one sequence. The q/k/v biases are added while
-// packing, which saves a pass over the whole qkv matrix.
-func (sc *attScratch) head(qkv, bias, ctx []float32, start, n, h int) {
-	if cap(sc.s) < n*n {
-		sc.q = make([]float32, n*headDim)
-		sc.k = make([]float32, n*headDim)
-		sc.vt = make([]float32, n*headDim)
-		sc.o = make([]float32, n*headDim)
-		sc.s = make([]float32, n*n)
-	}
-	q, k, vt, s, o := sc.q[:n*headDim], sc.k[:n*headDim], sc.vt[:n*headDim], sc.s[:n*n], sc.o[:n*headDim]
-	off := h * headDim
-	bq, bk, bv := bias[off:off+headDim], bias[hidden+off:hidden+off+headDim], bias[2*hidden+off:2*hidden+off+headDim]
-	for i := 0; i < n; i++ {
-		row := qkv[(start+i)*3*hidden : (start+i+1)*3*hidden]
-		qi, ki := q[i*headDim:(i+1)*headDim], k[i*headDim:(i+1)*headDim]
-		for d, v := range row[off : off+headDim] {
-			qi[d] = v + bq[d]
-		}
-		for d, v := range row[hidden+off : hidden+off+headDim] {
-			ki[d] = v + bk[d]
-		}
-		for d, v := range row[2*hidden+off : 2*hidden+off+headDim] {
-			vt[d*n+i] = v + bv[d] // vᵀ, so that p·v is again a MatMulT
-		}
-	}
-	gemm.MatMulT(s, q, k, n, n, headDim)
-	for i := 0; i < n; i++ {
-		softmax(s[i*n : (i+1)*n])
-	}
-	gemm.MatMulT(o, s, vt, n, headDim, n)
-	for i := 0; i < n; i++ {
-		*(*[headDim]float32)(ctx[(start+i)*hidden+h*headDim:]) = [headDim]float32(o[i*headDim:])
-	}
-}
-
-// softmax applies softmax(row/√headDim) in place, the scale folded into
-// the float64 exponent argument.
-func softmax(row []float32) {
-	scale := 1 / math.Sqrt(headDim)
-	mx := row[0]
-	for _, v := range row[1:] {
-		mx = max(mx, v)
-	}
-	var sum float64
-	for j, v := range row {
-		e := expNonPos((float64(v) - float64(mx)) * scale)
-		row[j] = float32(e)
-		sum += e
-	}
-	inv := 1 / sum
-	for j, v := range row {
-		row[j] = float32(float64(v) * inv)
-	}
-}
-
-// expTab[i] = 2^(i/64).
-var expTab = func() (t [64]float64) {
-	for i := range t {
-		t[i] = math.Exp2(float64(i) / 64)
-	}
-	return t
-}()
-
-// expNonPos is eˣ for x ≤ 0 (softmax arguments after subtracting the max)
-// to ~1e-12 relative, about twice as fast as math.Exp: eˣ = 2ᵏᐟ⁶⁴·eʳ with
-// 2ᵏᐟ⁶⁴ from the exponent bits and a table, eʳ (0 ≤ r < ln2/64) by Taylor.
-func expNonPos(x float64) float64 {
-	// u is x in 64ths of an octave, offset so that it is ≥ 0 (and int()
-	// floors) whenever the result is a normal float64. Small enough to inline.
-	u := x*(64*math.Log2E) + 64*1022
-	if !(u >= 0) { // underflow (or NaN)
-		return 0
-	}
-	k := int(u)
-	r := (u - float64(k)) * (math.Ln2 / 64)
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))
-	return math.Float64frombits(uint64(1+k>>6)<<52) * expTab[k&63] * p
 }

@@ -54,3 +54,17 @@ func biasGELU(row, bias []float32) {
 		row[j] = float32(x * (((c[3]*d+c[2])*d+c[1])*d + c[0]))
 	}
 }
+
+// biasGELUFast is biasGELU, on amd64 with AVX2 through a vector kernel that
+// takes erf from a float32 rational approximation instead of the table:
+// ~8× faster, with |Φ error| < 3e-7 instead of 2e-9, which moves the
+// embeddings by ~3e-8 (max |diff| vs the reference 2.3e-7 → 2.5e-7). GELU
+// was ~11% of the CPU time of a batch.
+func biasGELUFast(row, bias []float32) {
+	if n := len(row) &^ 15; useGELUAVX2 && n > 0 {
+		bias = bias[:len(row)]
+		geluAVX2(&row[0], &bias[0], n)
+		row, bias = row[n:], bias[n:]
+	}
+	biasGELU(row, bias)
+}

@@ -1,0 +1,154 @@
+package minilm
+
+import (
+	"math"
+	"runtime"
+
+	"github.com/mneme-ai/mneme/internal/gemm"
+)
+
+// attention computes softmax(q·kᵀ/√headDim)·v for every sequence and head;
+// each sequence attends only to its own rows.
+//
+// A task is one sequence and a group of heads. With many sequences a group
+// is all 12 heads: the task then reads each of its rows of qkv once, whole
+// and in order, which the prefetcher follows; reading one head's 128-byte
+// slice per row at a 4.6 KB stride, as a task per head would, missed cache
+// on nearly every row. With few sequences (a query, or one long text) the
+// groups are single heads so that both cores still get work.
+func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
+	work := 0
+	for _, sp := range w.seqs {
+		work += sp.len * sp.len
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if work*nHeads*headDim < 1<<16 {
+		workers = 1
+	}
+	group := nHeads
+	if len(w.seqs) < 4*workers {
+		group = 1
+	}
+	groups := nHeads / group
+	for len(w.att) < workers {
+		w.att = append(w.att, attScratch{})
+	}
+	spread(len(w.seqs)*groups, workers, func(worker, t int) {
+		sp := w.seqs[t/groups]
+		w.att[worker].heads(qkv, bias, ctx, sp.start, sp.len, t%groups*group, group)
+	})
+}
+
+// attScratch holds a task's operands packed contiguously for gemm, head
+// after head.
+type attScratch struct {
+	q, k, vt, s, o []float32
+}
+
+// heads attends heads [h0, h0+g) of the sequence at rows [start, start+n).
+//
+// Key rows are padded with zeros to np, a multiple of 8, so that both
+// products have a depth (32, np) and a width (np, 32) gemm takes in place:
+// otherwise it copies vᵀ into a padded buffer on every call. The padded
+// score columns are exactly 0 and softmax skips them, so they add exact
+// zeros to p·v. The q/k/v biases are added while packing, which saves a
+// pass over the whole qkv matrix.
+func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
+	np := (n + 7) &^ 7
+	if cap(sc.q) < g*np*headDim || cap(sc.s) < n*np {
+		sc.q = make([]float32, g*np*headDim)
+		sc.k = make([]float32, g*np*headDim)
+		sc.vt = make([]float32, g*np*headDim)
+		sc.o = make([]float32, g*np*headDim)
+		sc.s = make([]float32, np*np)
+	}
+	hd := g * headDim // floats of q (or k, v) per row in this group
+	q, k, vt, s, o := sc.q[:g*np*headDim], sc.k[:g*np*headDim], sc.vt[:g*np*headDim], sc.s[:n*np], sc.o[:g*n*headDim]
+	off := h0 * headDim
+	bq, bk, bv := bias[off:off+hd], bias[hidden+off:hidden+off+hd], bias[2*hidden+off:2*hidden+off+hd]
+	for i := 0; i < n; i++ {
+		row := qkv[(start+i)*3*hidden : (start+i+1)*3*hidden]
+		rq, rk, rv := row[off:off+hd], row[hidden+off:hidden+off+hd], row[2*hidden+off:2*hidden+off+hd]
+		for h := 0; h < g; h++ {
+			qi := q[(h*np+i)*headDim : (h*np+i+1)*headDim]
+			ki := k[(h*np+i)*headDim : (h*np+i+1)*headDim]
+			for d := range qi {
+				qi[d] = rq[h*headDim+d] + bq[h*headDim+d]
+				ki[d] = rk[h*headDim+d] + bk[h*headDim+d]
+			}
+			vh := vt[h*np*headDim:]
+			for d := 0; d < headDim; d++ {
+				vh[d*np+i] = rv[h*headDim+d] + bv[h*headDim+d] // vᵀ, so that p·v is again a MatMulT
+			}
+		}
+	}
+	if np > n {
+		for h := 0; h < g; h++ {
+			clear(k[(h*np+n)*headDim : (h+1)*np*headDim])
+			vh := vt[h*np*headDim : (h+1)*np*headDim]
+			for d := 0; d < headDim; d++ {
+				clear(vh[d*np+n : (d+1)*np])
+			}
+		}
+	}
+	for h := 0; h < g; h++ {
+		hq, hk := q[h*np*headDim:(h+1)*np*headDim], k[h*np*headDim:(h+1)*np*headDim]
+		gemm.MatMulT(s, hq, hk, n, np, headDim)
+		for i := 0; i < n; i++ {
+			softmax(s[i*np : i*np+n])
+		}
+		gemm.MatMulT(o[h*n*headDim:], s, vt[h*np*headDim:], n, headDim, np)
+	}
+	for i := 0; i < n; i++ {
+		dst := ctx[(start+i)*hidden+off : (start+i)*hidden+off+hd]
+		for h := 0; h < g; h++ {
+			copy(dst[h*headDim:(h+1)*headDim], o[(h*n+i)*headDim:])
+		}
+	}
+}
+
+// softmax applies softmax(row/√headDim) in place, the scale folded into
+// the float64 exponent argument.
+func softmax(row []float32) {
+	scale := 1 / math.Sqrt(headDim)
+	mx := row[0]
+	for _, v := range row[1:] {
+		if v > mx { // not max(): its NaN and ±0 handling costs a branch chain
+			mx = v
+		}
+	}
+	var sum float64
+	for j, v := range row {
+		e := expNonPos((float64(v) - float64(mx)) * scale)
+		row[j] = float32(e)
+		sum += e
+	}
+	inv := 1 / sum
+	for j, v := range row {
+		row[j] = float32(float64(v) * inv)
+	}
+}
+
+// expTab[i] = 2^(i/64).
+var expTab = func() (t [64]float64) {
+	for i := range t {
+		t[i] = math.Exp2(float64(i) / 64)
+	}
+	return t
+}()
+
+// expNonPos is eˣ for x ≤ 0 (softmax arguments after subtracting the max)
+// to ~1e-12 relative, about twice as fast as math.Exp: eˣ = 2ᵏᐟ⁶⁴·eʳ with
+// 2ᵏᐟ⁶⁴ from the exponent bits and a table, eʳ (0 ≤ r < ln2/64) by Taylor.
+func expNonPos(x float64) float64 {
+	// u is x in 64ths of an octave, offset so that it is ≥ 0 (and int()
+	// floors) whenever the result is a normal float64. Small enough to inline.
+	u := x*(64*math.Log2E) + 64*1022
+	if !(u >= 0) { // underflow (or NaN)
+		return 0
+	}
+	k := int(u)
+	r := (u - float64(k)) * (math.Ln2 / 64)
+	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24))))
+	return math.Float64frombits(uint64(1+k>>6)<<52) * expTab[k&63] * p
+}
