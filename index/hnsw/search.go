@@ -1,0 +1,268 @@
+package hnsw
+
+import (
+	"cmp"
+	"slices"
+)
+
+// searcher holds one search's scratch space; pooled per index.
+type searcher struct {
+	marks    []uint32 // visited[i] == gen
+	gen      uint32
+	cands    []cand // min-heap on negated score: best candidate on top
+	res      []cand // min-heap on score: worst result on top
+	ids      []uint32
+	ids2     []uint32
+	scores   []float32
+	cands2   []cand
+	sel      []cand
+	rejected []cand
+}
+
+func (ix *Index) getSearcher() *searcher {
+	s, _ := ix.searcher.Get().(*searcher)
+	if s == nil {
+		s = &searcher{}
+	}
+	if n := len(ix.keys); len(s.marks) < n {
+		s.marks = make([]uint32, n+n/4+64)
+		s.gen = 0
+	}
+	return s
+}
+
+func (s *searcher) reset() {
+	s.gen++
+	if s.gen == 0 {
+		clear(s.marks)
+		s.gen = 1
+	}
+}
+
+func push(h *[]cand, c cand) {
+	*h = append(*h, c)
+	a := *h
+	i := len(a) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if a[p].score <= a[i].score {
+			break
+		}
+		a[p], a[i] = a[i], a[p]
+		i = p
+	}
+}
+
+func pop(h *[]cand) cand {
+	a := *h
+	top := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	siftDown(a)
+	*h = a
+	return top
+}
+
+// siftDown restores the heap after a[0] changed.
+func siftDown(a []cand) {
+	n := len(a)
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		if r := l + 1; r < n && a[r].score < a[l].score {
+			l = r
+		}
+		if a[i].score <= a[l].score {
+			break
+		}
+		a[i], a[l] = a[l], a[i]
+		i = l
+	}
+}
+
+// dots appends q·vec(id) for each id to out.
+func (ix *Index) dots(q []float32, ids []uint32, out []float32) []float32 {
+	i := 0
+	for ; i+4 <= len(ids); i += 4 {
+		r := dot4(q, ix.vec(ids[i]), ix.vec(ids[i+1]), ix.vec(ids[i+2]), ix.vec(ids[i+3]))
+		out = append(out, r[:]...)
+	}
+	for ; i < len(ids); i++ {
+		out = append(out, dot(q, ix.vec(ids[i])))
+	}
+	return out
+}
+
+// greedy walks level towards q from ep, moving to the best neighbour until
+// none improves. Nodes ≥ limit are invisible.
+func (ix *Index) greedy(s *searcher, q []float32, ep cand, level int, limit uint32) cand {
+	for changed := true; changed; {
+		changed = false
+		ids := s.ids[:0]
+		for _, v := range ix.neighbours(ep.id, level) {
+			if v < limit {
+				ids = append(ids, v)
+			}
+		}
+		s.ids = ids
+		s.scores = ix.dots(q, ids, s.scores[:0])
+		for i, v := range ids {
+			if sc := s.scores[i]; sc > ep.score {
+				ep, changed = cand{v, sc}, true
+			}
+		}
+	}
+	return ep
+}
+
+// searchLayer is the HNSW beam search at one level, leaving up to ef results
+// in s.res (a heap, worst on top). Nodes ≥ limit are invisible. ok, when not
+// nil, decides which nodes may be results; rejected nodes are still
+// traversed. While fewer than ef results are found every visited node is a
+// candidate, so a selective ok widens the search until ef results turn up or
+// the reachable graph is exhausted.
+func (ix *Index) searchLayer(s *searcher, q []float32, eps []cand, ef, level int, limit uint32, ok func(uint32) bool) {
+	s.reset()
+	s.cands, s.res = s.cands[:0], s.res[:0]
+	for _, e := range eps {
+		if s.marks[e.id] == s.gen {
+			continue
+		}
+		s.marks[e.id] = s.gen
+		push(&s.cands, cand{e.id, -e.score})
+		if ok == nil || ok(e.id) {
+			push(&s.res, e)
+			if len(s.res) > ef {
+				pop(&s.res)
+			}
+		}
+	}
+	for len(s.cands) > 0 {
+		c := pop(&s.cands)
+		if len(s.res) >= ef && -c.score < s.res[0].score {
+			break
+		}
+		ids := s.ids[:0]
+		for _, v := range ix.neighbours(c.id, level) {
+			if v < limit && s.marks[v] != s.gen {
+				s.marks[v] = s.gen
+				ids = append(ids, v)
+			}
+		}
+		s.ids = ids
+		s.scores = ix.dots(q, ids, s.scores[:0])
+		for i, v := range ids {
+			sc := s.scores[i]
+			if len(s.res) < ef || sc > s.res[0].score {
+				push(&s.cands, cand{v, -sc})
+				if ok == nil || ok(v) {
+					push(&s.res, cand{v, sc})
+					if len(s.res) > ef {
+						pop(&s.res)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Search returns up to k live keys with the highest dot product with q,
+// best first. accept, if not nil, restricts results to keys it accepts. A
+// selective filter (estimated from a sample) is answered by an exact scan;
+// otherwise the graph is searched, routing through rejected nodes. A
+// graph search that finds fewer than k results falls back to the scan, so
+// a filtered query never comes back short while matches exist.
+func (ix *Index) Search(q []float32, k int, accept func(key int64) bool) []Hit {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if k <= 0 || len(q) != ix.cfg.Dim || len(ix.byKey) == 0 {
+		return nil
+	}
+	ef := max(ix.cfg.EfSearch, k)
+	if accept != nil && ix.preferExact(accept, ef) {
+		return ix.exact(q, k, accept)
+	}
+	var ok func(uint32) bool
+	switch {
+	case accept != nil:
+		ok = func(id uint32) bool { return !ix.isDead(id) && accept(ix.keys[id]) }
+	case ix.nDead > 0:
+		ok = func(id uint32) bool { return !ix.isDead(id) }
+	}
+	s := ix.getSearcher()
+	defer ix.searcher.Put(s)
+	n := uint32(len(ix.keys))
+	ep := cand{uint32(ix.entry), dot(q, ix.vec(uint32(ix.entry)))}
+	for l := ix.maxLevel; l > 0; l-- {
+		ep = ix.greedy(s, q, ep, l, n)
+	}
+	ix.searchLayer(s, q, []cand{ep}, ef, 0, n, ok)
+	if len(s.res) < k && len(s.res) < len(ix.byKey) {
+		return ix.exact(q, k, accept) // part of the graph was unreachable
+	}
+	return ix.hits(s.res, k)
+}
+
+// preferExact estimates the fraction f of live keys accept passes from a
+// fixed sample and compares costs in units of one vector score: the graph
+// search visits roughly 30·ef/f nodes; the scan calls accept on every live
+// key (about 1/16 of a score) and scores the f·live that pass.
+func (ix *Index) preferExact(accept func(int64) bool, ef int) bool {
+	n := len(ix.keys)
+	samples := min(n, 256)
+	live, pass := 0, 0
+	for j := range samples {
+		id := uint32(j * n / samples)
+		if !ix.isDead(id) {
+			live++
+			if accept(ix.keys[id]) {
+				pass++
+			}
+		}
+	}
+	f := (float64(pass) + 0.5) / (float64(live) + 1)
+	nLive := float64(len(ix.byKey))
+	return nLive/16+f*nLive < 30*float64(ef)/f
+}
+
+// Exact returns the true top k by brute force (see Search).
+func (ix *Index) Exact(q []float32, k int, accept func(key int64) bool) []Hit {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if k <= 0 || len(q) != ix.cfg.Dim {
+		return nil
+	}
+	return ix.exact(q, k, accept)
+}
+
+func (ix *Index) exact(q []float32, k int, accept func(int64) bool) []Hit {
+	var h []cand
+	for id := range uint32(len(ix.keys)) {
+		if ix.isDead(id) || (accept != nil && !accept(ix.keys[id])) {
+			continue
+		}
+		sc := dot(q, ix.vec(id))
+		if len(h) < k {
+			push(&h, cand{id, sc})
+		} else if sc > h[0].score {
+			h[0] = cand{id, sc}
+			siftDown(h)
+		}
+	}
+	return ix.hits(h, k)
+}
+
+// hits sorts results best first (ties by key) and keeps k.
+func (ix *Index) hits(res []cand, k int) []Hit {
+	out := make([]Hit, len(res))
+	for i, c := range res {
+		out[i] = Hit{ix.keys[c.id], c.score}
+	}
+	slices.SortFunc(out, func(a, b Hit) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Key, b.Key))
+	})
+	return out[:min(k, len(out))]
+}
