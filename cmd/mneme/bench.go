@@ -1,0 +1,269 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/eval"
+)
+
+func init() {
+	commands["bench"] = command{
+		usage:   "bench locomo FILE | bench beir DIR",
+		summary: "measure recall quality and speed on an external benchmark, in a temporary data directory",
+		run:     runBench,
+	}
+}
+
+// benchReport is what a benchmark run measured.
+type benchReport struct {
+	Dataset       string       `json:"dataset"`
+	Records       int          `json:"records"`
+	IngestSeconds float64      `json:"ingest_seconds"`
+	Modes         []modeReport `json:"modes"`
+}
+
+// modeReport holds one recall mode's metrics by group (a LoCoMo category,
+// or "all").
+type modeReport struct {
+	Mode       string                        `json:"mode"`
+	Queries    int                           `json:"queries"`
+	QueryP50MS float64                       `json:"query_p50_ms"`
+	QueryP99MS float64                       `json:"query_p99_ms"`
+	Groups     map[string]map[string]float64 `json:"groups"`
+}
+
+func runBench(a *app, args []string) error {
+	fs := a.flags()
+	a.embedderFlag(fs)
+	keep := fs.Bool("keep", false, "keep the temporary data directory and print its path")
+	pos, err := a.parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 || (pos[0] != "locomo" && pos[0] != "beir") {
+		return mneme.Invalid("bench takes a dataset and its path: mneme bench locomo FILE, or mneme bench beir DIR")
+	}
+	if a.embedder == "" {
+		a.embedder = "none" // recall is lexical: vectors would cost time and change nothing
+	}
+	if a.home, err = os.MkdirTemp("", "mneme-bench-"); err != nil {
+		return mneme.InternalError(err, "create a temporary data directory")
+	}
+	if *keep {
+		fmt.Fprintln(a.stderr, "data directory:", a.home)
+	} else {
+		defer os.RemoveAll(a.home)
+	}
+	eng, err := a.openWithEmbedder()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	var rep *benchReport
+	if pos[0] == "locomo" {
+		rep, err = benchLoCoMo(a, eng, pos[1])
+	} else {
+		rep, err = benchBEIR(a, eng, pos[1])
+	}
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(rep)
+	}
+	printReport(a, rep)
+	return nil
+}
+
+// recallIDs runs one recall through the Engine, as the CLI does, and
+// returns the hits' record ids and the time it took.
+func recallIDs(a *app, eng *mneme.Engine, text, project string, k int) ([]string, time.Duration, error) {
+	t0 := time.Now()
+	res, err := eng.Recall(a.ctx, mneme.Query{Text: text, K: k, Filter: mneme.Filter{Project: project}})
+	took := time.Since(t0)
+	if mneme.ErrorCode(err) == mneme.EINVALID { // a question of stopwords and punctuation retrieves nothing
+		return nil, took, nil
+	}
+	if err != nil {
+		return nil, took, err
+	}
+	ids := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		ids[i] = h.ID
+	}
+	return ids, took, nil
+}
+
+// expand maps record ids to the benchmark ids they stand for (a record can
+// stand for several identical texts).
+func expand(ids []string, owner map[string][]string) []string {
+	var out []string
+	for _, id := range ids {
+		out = append(out, owner[id]...)
+	}
+	return out
+}
+
+func percentiles(lat []time.Duration) (p50, p99 float64) {
+	if len(lat) == 0 {
+		return 0, 0
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	return at(0.5), at(0.99)
+}
+
+func benchLoCoMo(a *app, eng *mneme.Engine, path string) (*benchReport, error) {
+	convs, err := eval.LoadLoCoMo(path)
+	if err != nil {
+		return nil, mneme.Invalid("%v", err)
+	}
+	rep := &benchReport{Dataset: "locomo"}
+	owner := map[string][]string{}
+	t0 := time.Now()
+	for _, c := range convs {
+		recs := make([]*mneme.Record, len(c.Turns))
+		for i, t := range c.Turns {
+			meta, _ := json.Marshal(map[string]string{"dia_id": t.DiaID})
+			recs[i] = &mneme.Record{Project: c.ID, Type: mneme.Episodic, Kind: "turn", Text: t.Text, Speaker: t.Speaker,
+				SessionID: fmt.Sprintf("%s/session_%d", c.ID, t.Session), OccurredAt: &t.Date, Meta: meta}
+		}
+		if _, err := eng.Remember(a.ctx, recs, mneme.WriteOptions{Redact: true}); err != nil {
+			return nil, err
+		}
+		for i, r := range recs { // a duplicate text resolves to the stored record's id
+			owner[r.ID] = append(owner[r.ID], c.Turns[i].DiaID)
+		}
+		rep.Records += len(recs)
+	}
+	rep.IngestSeconds = time.Since(t0).Seconds()
+	ks := []int{1, 5, 10, 25}
+	sums := map[string]map[string]float64{}
+	add := func(group, metric string, v float64) {
+		if sums[group] == nil {
+			sums[group] = map[string]float64{}
+		}
+		sums[group][metric] += v
+	}
+	var lat []time.Duration
+	for _, c := range convs {
+		for _, q := range c.Questions {
+			ids, took, err := recallIDs(a, eng, q.Text, c.ID, 25)
+			if err != nil {
+				return nil, err
+			}
+			lat = append(lat, took)
+			groups := []string{fmt.Sprint(q.Category)}
+			if q.Category >= 1 && q.Category <= 4 {
+				groups = append(groups, "overall_1_4")
+			}
+			for _, g := range groups {
+				add(g, "n", 1)
+				for _, k := range ks {
+					add(g, fmt.Sprintf("r@%d", k), eval.RecallAt(expand(ids[:min(k, len(ids))], owner), q.Evidence, len(ids)+1000))
+				}
+			}
+		}
+	}
+	rep.Modes = []modeReport{finish("lexical", sums, lat)}
+	return rep, nil
+}
+
+func benchBEIR(a *app, eng *mneme.Engine, dir string) (*benchReport, error) {
+	b, err := eval.LoadBEIR(dir)
+	if err != nil {
+		return nil, mneme.Invalid("%v", err)
+	}
+	rep := &benchReport{Dataset: "beir"}
+	owner := map[string][]string{}
+	t0 := time.Now()
+	for start := 0; start < len(b.Docs); start += 1000 {
+		docs := b.Docs[start:min(start+1000, len(b.Docs))]
+		recs := make([]*mneme.Record, 0, len(docs))
+		kept := make([]eval.Doc, 0, len(docs))
+		for _, d := range docs {
+			text := d.Text
+			if mneme.ValidateText(text) != nil {
+				text = d.Title // a few documents have only a title
+			}
+			if mneme.ValidateText(text) != nil {
+				continue
+			}
+			meta, _ := json.Marshal(map[string]string{"doc_id": d.ID})
+			recs = append(recs, &mneme.Record{Project: "beir", Kind: "document", Title: d.Title, Text: text, Meta: meta})
+			kept = append(kept, d)
+		}
+		if _, err := eng.Remember(a.ctx, recs, mneme.WriteOptions{Redact: true}); err != nil {
+			return nil, err
+		}
+		for i, r := range recs {
+			owner[r.ID] = append(owner[r.ID], kept[i].ID)
+		}
+		rep.Records += len(recs)
+	}
+	rep.IngestSeconds = time.Since(t0).Seconds()
+	ids := make([]string, 0, len(b.Queries))
+	for id := range b.Queries {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	sums := map[string]map[string]float64{"all": {}}
+	var lat []time.Duration
+	for _, qid := range ids {
+		hits, took, err := recallIDs(a, eng, b.Queries[qid], "beir", 100)
+		if err != nil {
+			return nil, err
+		}
+		lat = append(lat, took)
+		docs := expand(hits, owner)
+		sums["all"]["n"]++
+		sums["all"]["ndcg@10"] += eval.NDCGAt(docs, b.Qrels[qid], 10)
+		sums["all"]["recall@100"] += eval.RecallRelevantAt(docs, b.Qrels[qid], 100)
+	}
+	rep.Modes = []modeReport{finish("lexical", sums, lat)}
+	return rep, nil
+}
+
+// finish turns sums into means (n stays a count) and adds the timings.
+func finish(mode string, sums map[string]map[string]float64, lat []time.Duration) modeReport {
+	m := modeReport{Mode: mode, Queries: len(lat), Groups: sums}
+	for _, g := range sums {
+		for name, v := range g {
+			if name != "n" && g["n"] > 0 {
+				g[name] = float64(int(v/g["n"]*10000+0.5)) / 10000
+			}
+		}
+	}
+	m.QueryP50MS, m.QueryP99MS = percentiles(lat)
+	return m
+}
+
+func printReport(a *app, rep *benchReport) {
+	fmt.Fprintf(a.stdout, "%s: %d records ingested in %.1f s\n", rep.Dataset, rep.Records, rep.IngestSeconds)
+	for _, m := range rep.Modes {
+		fmt.Fprintf(a.stdout, "\nmode %s: %d queries, p50 %.2f ms, p99 %.2f ms\n", m.Mode, m.Queries, m.QueryP50MS, m.QueryP99MS)
+		groups := make([]string, 0, len(m.Groups))
+		for g := range m.Groups {
+			groups = append(groups, g)
+		}
+		sort.Strings(groups)
+		for _, g := range groups {
+			fmt.Fprintf(a.stdout, "  %-12s", g)
+			names := make([]string, 0, len(m.Groups[g]))
+			for n := range m.Groups[g] {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				fmt.Fprintf(a.stdout, "  %s %g", n, m.Groups[g][n])
+			}
+			fmt.Fprintln(a.stdout)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package eval
+
+import (
+	"math"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestRecallAt(t *testing.T) {
+	got := []string{"a", "b", "c", "d"}
+	cases := []struct {
+		ev   []string
+		k    int
+		want float64
+	}{{[]string{"b"}, 1, 0}, {[]string{"b"}, 2, 1}, {[]string{"a", "d"}, 3, 0.5}, {nil, 1, 1}, {[]string{"z"}, 10, 0}}
+	for _, c := range cases {
+		if r := RecallAt(got, c.ev, c.k); r != c.want {
+			t.Errorf("RecallAt(%v, %d) = %v, want %v", c.ev, c.k, r, c.want)
+		}
+	}
+}
+
+func TestNDCG(t *testing.T) {
+	grades := map[string]int{"x": 2, "y": 1, "z": 1}
+	// Ideal: 2, 1, 1 -> 2 + 1/log2(3) + 1/log2(4)
+	idcg := 2 + 1/math.Log2(3) + 0.5
+	dcg := 1 + 2/math.Log2(3) // y at rank 1, x at rank 2, then unjudged
+	if got := NDCGAt([]string{"y", "x", "q"}, grades, 10); math.Abs(got-dcg/idcg) > 1e-12 {
+		t.Fatalf("ndcg = %v, want %v", got, dcg/idcg)
+	}
+	if got := NDCGAt([]string{"x", "y", "z"}, grades, 10); math.Abs(got-1) > 1e-12 {
+		t.Fatalf("ideal ndcg = %v", got)
+	}
+	if got := RecallRelevantAt([]string{"x", "q"}, grades, 100); math.Abs(got-1.0/3) > 1e-12 {
+		t.Fatalf("recall = %v", got)
+	}
+}
+
+func TestLoCoMoParsing(t *testing.T) {
+	d, err := ParseLoCoMoDate("1:56 pm on 8 May, 2023")
+	if err != nil || !d.Equal(time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)) {
+		t.Fatalf("date = %v, %v", d, err)
+	}
+	got := NormalizeEvidence([]string{"D8:6; D9:17", "D30:05", "D1:2 D1:3"})
+	if want := []string{"D8:6", "D9:17", "D30:5", "D1:2", "D1:3"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("evidence = %v", got)
+	}
+}

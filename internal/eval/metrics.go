@@ -1,0 +1,72 @@
+// Package eval loads external retrieval benchmarks (LoCoMo, BEIR) and
+// scores ranked results with their official metrics.
+package eval
+
+import (
+	"math"
+	"sort"
+)
+
+// RecallAt is LoCoMo's recall: the share of evidence ids among the first k
+// retrieved ids; a question without evidence counts as 1.
+func RecallAt(retrieved []string, evidence []string, k int) float64 {
+	if len(evidence) == 0 {
+		return 1
+	}
+	top := map[string]bool{}
+	for _, id := range retrieved[:min(k, len(retrieved))] {
+		top[id] = true
+	}
+	hit := 0
+	for _, e := range evidence {
+		if top[e] {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(evidence))
+}
+
+// NDCGAt is trec_eval's ndcg_cut.k with graded gains: DCG of the first k
+// retrieved documents over the DCG of the ideal ordering of all judged ones.
+func NDCGAt(retrieved []string, grades map[string]int, k int) float64 {
+	dcg := 0.0
+	for i, id := range retrieved[:min(k, len(retrieved))] {
+		dcg += float64(grades[id]) / math.Log2(float64(i+2))
+	}
+	var ideal []int
+	for _, g := range grades {
+		if g > 0 {
+			ideal = append(ideal, g)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(ideal)))
+	idcg := 0.0
+	for i, g := range ideal[:min(k, len(ideal))] {
+		idcg += float64(g) / math.Log2(float64(i+2))
+	}
+	if idcg == 0 {
+		return 0
+	}
+	return dcg / idcg
+}
+
+// RecallRelevantAt is BEIR's recall@k: relevant (grade > 0) documents among
+// the first k, over all relevant ones.
+func RecallRelevantAt(retrieved []string, grades map[string]int, k int) float64 {
+	rel := 0
+	for _, g := range grades {
+		if g > 0 {
+			rel++
+		}
+	}
+	if rel == 0 {
+		return 0
+	}
+	hit := 0
+	for _, id := range retrieved[:min(k, len(retrieved))] {
+		if grades[id] > 0 {
+			hit++
+		}
+	}
+	return float64(hit) / float64(rel)
+}
