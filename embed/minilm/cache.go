@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/mneme-ai/mneme/internal/binfmt"
 	"github.com/mneme-ai/mneme/internal/mmap"
 )
 
@@ -59,13 +60,11 @@ func sourceStamp(dir string) ([32]byte, error) {
 	return stamp, nil
 }
 
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
 // loadCache maps the cache; any mismatch is an error and the caller loads
 // the model files instead.
 func loadCache(dir string) (*Model, error) {
 	stamp, err := sourceStamp(dir)
-	if err != nil || !littleEndian {
+	if err != nil || !binfmt.LittleEndian {
 		return nil, errors.New("no usable cache")
 	}
 	data, release, err := mmap.File(filepath.Join(dir, cacheFile))
@@ -130,13 +129,13 @@ func decodeCache(data []byte, stamp [32]byte) (*Model, error) {
 // read-only model directory only costs the slower load next time.
 func writeCache(dir string, m *Model) error {
 	stamp, err := sourceStamp(dir)
-	if err != nil || !littleEndian {
+	if err != nil || !binfmt.LittleEndian {
 		return err
 	}
 	buf := make([]byte, cacheHeader)
 	ts, _ := m.tensors()
 	for _, t := range ts {
-		buf = append(buf, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*t))), 4*len(*t))...)
+		buf = append(buf, binfmt.Bytes(*t)...)
 	}
 	buf = append(buf, m.wordEmb...)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(m.tok.vocab)))

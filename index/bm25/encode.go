@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"unsafe"
+
+	"github.com/mneme-ai/mneme/internal/binfmt"
 )
 
 // magic starts an encoded index; the last byte is the format version.
@@ -50,18 +52,18 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		e.str(s)
 	}
 	e.pad(8)
-	e.raw(sliceBytes(ix.keys))
-	e.raw(sliceBytes(ix.lens))
+	e.raw(binfmt.Bytes(ix.keys))
+	e.raw(binfmt.Bytes(ix.lens))
 	e.pad(8)
-	e.raw(sliceBytes(ix.attrs))
-	e.raw(sliceBytes(ix.tags))
+	e.raw(binfmt.Bytes(ix.attrs))
+	e.raw(binfmt.Bytes(ix.tags))
 	e.pad(8)
 	ix.eachTerm(func(t string, p *plist) { // sorted: Decode binary-searches the table
 		e.str(t)
 		e.u64(uint64(len(p.docs)))
 		e.pad(4)
-		e.raw(sliceBytes(p.docs))
-		e.raw(sliceBytes(p.tfs))
+		e.raw(binfmt.Bytes(p.docs))
+		e.raw(binfmt.Bytes(p.tfs))
 	})
 	n, err := w.Write(e.buf)
 	return int64(n), err
@@ -82,35 +84,31 @@ func (e *encoder) pad(n int) {
 // ErrCorrupt reports an encoded index that cannot be read.
 var ErrCorrupt = errors.New("bm25: corrupt index data")
 
-// littleEndian: the arrays are stored in the host's order only on
-// little-endian hosts; elsewhere Decode refuses and callers rebuild.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
 // Decode returns an index over data, which it keeps using: data must stay
 // unchanged while the index is in use (it may be a read-only memory map;
 // the index never writes to it). data must be 8-byte aligned.
 func Decode(data []byte) (*Index, error) {
-	if !littleEndian || (len(data) > 0 && uintptr(unsafe.Pointer(&data[0]))%8 != 0) {
+	if !binfmt.LittleEndian || !binfmt.Aligned(data) {
 		return nil, fmt.Errorf("%w: unaligned data or big-endian host", ErrCorrupt)
 	}
-	d := &decoder{buf: data}
-	if string(d.take(len(magic))) != magic {
+	d := binfmt.NewDecoder(data)
+	if string(d.Take(len(magic))) != magic {
 		return nil, fmt.Errorf("%w: bad magic or version", ErrCorrupt)
 	}
-	d.align(8)
-	nstr, ndocs, ntags, nterms := d.count(4), d.count(68), d.count(4), d.count(8)
+	d.Align(8)
+	nstr, ndocs, ntags, nterms := d.Count(4), d.Count(68), d.Count(4), d.Count(8)
 	ix := New()
 	for range nstr {
-		ix.strs.id(string(d.take(int(d.u32()))))
+		ix.strs.id(string(d.Take(int(d.U32()))))
 	}
-	d.align(8)
-	ix.keys = view[int64](d, ndocs)
-	ix.lens = view[float32](d, ndocs)
-	d.align(8)
-	ix.attrs = view[attrs](d, ndocs)
-	ix.tags = view[uint32](d, ntags)
-	d.align(8)
-	if d.err != nil {
+	d.Align(8)
+	ix.keys = binfmt.View[int64](d, ndocs)
+	ix.lens = binfmt.View[float32](d, ndocs)
+	d.Align(8)
+	ix.attrs = binfmt.View[attrs](d, ndocs)
+	ix.tags = binfmt.View[uint32](d, ntags)
+	d.Align(8)
+	if d.Failed() {
 		return nil, fmt.Errorf("%w: truncated document section", ErrCorrupt)
 	}
 	ix.alive = make([]bool, ndocs)
@@ -118,18 +116,18 @@ func Decode(data []byte) (*Index, error) {
 		a := &ix.attrs[n]
 		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key} {
 			if v >= uint32(nstr) {
-				d.fail()
+				d.Fail()
 			}
 		}
 		if uint64(a.tagOff)+uint64(a.tagLen) > uint64(ntags) {
-			d.fail()
+			d.Fail()
 		}
 		ix.alive[n] = true
 		ix.totalLen += float64(ix.lens[n])
 	}
 	for _, t := range ix.tags {
 		if t >= uint32(nstr) {
-			d.fail()
+			d.Fail()
 		}
 	}
 	ix.byKey = nil // built on the first mutation; searches do not need it
@@ -137,87 +135,20 @@ func Decode(data []byte) (*Index, error) {
 	// page): Search bounds-checks them as it reads.
 	ix.base = make([]baseTerm, 0, nterms)
 	for range nterms {
-		b := d.take(int(d.u32()))
+		b := d.Take(int(d.U32()))
 		term := unsafe.String(unsafe.SliceData(b), len(b))
-		n := d.count(8)
-		d.align(4)
-		docs, tfs := view[uint32](d, n), view[float32](d, n)
-		if d.err != nil || n == 0 || (len(ix.base) > 0 && ix.base[len(ix.base)-1].name >= term) {
-			d.fail()
+		n := d.Count(8)
+		d.Align(4)
+		docs, tfs := binfmt.View[uint32](d, n), binfmt.View[float32](d, n)
+		if d.Failed() || n == 0 || (len(ix.base) > 0 && ix.base[len(ix.base)-1].name >= term) {
+			d.Fail()
 			break
 		}
 		ix.base = append(ix.base, baseTerm{name: term, p: plist{docs: docs, tfs: tfs}})
 	}
-	if d.err != nil || len(d.buf) != 0 {
+	if d.Failed() || d.Rest() != 0 {
 		return nil, fmt.Errorf("%w: truncated, inconsistent or trailing data", ErrCorrupt)
 	}
 	ix.live = ndocs
 	return ix, nil
-}
-
-// sliceBytes returns the memory of s as bytes.
-func sliceBytes[T any](s []T) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	var zero T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
-}
-
-// view returns the next n elements of d as a []T over d's bytes, with
-// capacity n so that an append copies instead of writing past them.
-func view[T any](d *decoder, n int) []T {
-	var zero T
-	b := d.take(n * int(unsafe.Sizeof(zero)))
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
-
-// decoder reads from buf; after the first error every read returns zero
-// values and err stays set.
-type decoder struct {
-	buf []byte
-	off int
-	err error
-}
-
-func (d *decoder) fail() {
-	d.err = ErrCorrupt
-	d.buf = nil
-}
-
-func (d *decoder) take(n int) []byte {
-	if d.err != nil || n < 0 || n > len(d.buf) {
-		d.fail()
-		return nil
-	}
-	b := d.buf[:n:n]
-	d.buf, d.off = d.buf[n:], d.off+n
-	return b
-}
-
-func (d *decoder) align(n int) { d.take((n - d.off%n) % n) }
-
-func (d *decoder) u32() uint32 {
-	if b := d.take(4); b != nil {
-		return binary.LittleEndian.Uint32(b)
-	}
-	return 0
-}
-
-// count reads a u64 length and checks it against the bytes left, at least
-// minSize bytes per element, so corrupt data cannot force a huge allocation.
-func (d *decoder) count(minSize int) int {
-	b := d.take(8)
-	if b == nil {
-		return 0
-	}
-	n := binary.LittleEndian.Uint64(b)
-	if n > uint64(len(d.buf)/minSize) {
-		d.fail()
-		return 0
-	}
-	return int(n)
 }

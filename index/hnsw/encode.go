@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"unsafe"
+
+	"github.com/mneme-ai/mneme/internal/binfmt"
 )
 
 // magic starts an encoded index; the last byte is the format version.
@@ -42,16 +42,16 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		total += int64(n)
 		return err
 	}
-	for _, b := range [][]byte{sliceBytes(ix.keys), sliceBytes(ix.vecs)} {
+	for _, b := range [][]byte{binfmt.Bytes(ix.keys), binfmt.Bytes(ix.vecs)} {
 		if err := flush(b); err != nil {
 			return total, err
 		}
 	}
 	e.pad2(total, 8)
-	e.buf = append(e.buf, sliceBytes(ix.dead)...)
+	e.buf = append(e.buf, binfmt.Bytes(ix.dead)...)
 	e.buf = append(e.buf, ix.levels...)
 	e.pad2(total, 4)
-	for _, b := range [][]byte{sliceBytes(ix.links0), sliceBytes(ix.upper)} {
+	for _, b := range [][]byte{binfmt.Bytes(ix.links0), binfmt.Bytes(ix.upper)} {
 		if err := flush(b); err != nil {
 			return total, err
 		}
@@ -82,44 +82,42 @@ func (e *encoder) write(w io.Writer, total *int64) error {
 // ErrCorrupt reports encoded data that cannot be read.
 var ErrCorrupt = errors.New("hnsw: corrupt index data")
 
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
 // Decode returns an index over data, which it keeps using: data must stay
 // unchanged while the index is in use. It may be a read-only memory map:
 // the index copies an array before its first in-place write. data must be
 // 8-byte aligned. Every link and count is checked, so a corrupt input is
 // rejected rather than crashing later searches.
 func Decode(data []byte) (*Index, error) {
-	if !littleEndian || (len(data) > 0 && uintptr(unsafe.Pointer(&data[0]))%8 != 0) {
+	if !binfmt.LittleEndian || !binfmt.Aligned(data) {
 		return nil, fmt.Errorf("%w: unaligned data or big-endian host", ErrCorrupt)
 	}
-	d := &decoder{buf: data}
-	if string(d.take(len(magic))) != magic {
+	d := binfmt.NewDecoder(data)
+	if string(d.Take(len(magic))) != magic {
 		return nil, fmt.Errorf("%w: bad magic or version", ErrCorrupt)
 	}
-	d.align(8)
+	d.Align(8)
 	var h [9]uint64
 	for i := range h {
-		h[i] = d.u64()
+		h[i] = d.U64()
 	}
 	dim, m, efc, efs, n, entry1, maxLevel, nUpper := h[0], h[1], h[2], h[3], h[5], h[6], h[7], h[8]
-	if d.err != nil || dim == 0 || dim > 1<<16 || m < 2 || m > 1<<10 || efc == 0 || efc > 1<<20 ||
+	if d.Failed() || dim == 0 || dim > 1<<16 || m < 2 || m > 1<<10 || efc == 0 || efc > 1<<20 ||
 		efs == 0 || efs > 1<<20 || maxLevel >= maxLevels || entry1 > n ||
-		n > uint64(len(d.buf))/(8+4*dim+1+4*(2*m+1)) || nUpper > uint64(len(d.buf))/4 {
+		n > uint64(d.Rest())/(8+4*dim+1+4*(2*m+1)) || nUpper > uint64(d.Rest())/4 {
 		return nil, fmt.Errorf("%w: bad header", ErrCorrupt)
 	}
 	ix := New(Config{Dim: int(dim), M: int(m), EfConstruction: int(efc), EfSearch: int(efs), Seed: h[4]})
 	ix.owned = false
-	ix.keys = view[int64](d, int(n))
-	ix.vecs = view[float32](d, int(n*dim))
-	d.align(8)
-	ix.dead = view[uint64](d, int((n+63)/64))
-	ix.levels = view[uint8](d, int(n))
-	d.align(4)
-	ix.links0 = view[uint32](d, int(n)*(ix.m0+1))
-	ix.upper = view[uint32](d, int(nUpper))
-	d.align(8)
-	if d.err != nil || len(d.buf) != 0 {
+	ix.keys = binfmt.View[int64](d, int(n))
+	ix.vecs = binfmt.View[float32](d, int(n*dim))
+	d.Align(8)
+	ix.dead = binfmt.View[uint64](d, int((n+63)/64))
+	ix.levels = binfmt.View[uint8](d, int(n))
+	d.Align(4)
+	ix.links0 = binfmt.View[uint32](d, int(n)*(ix.m0+1))
+	ix.upper = binfmt.View[uint32](d, int(nUpper))
+	d.Align(8)
+	if d.Failed() || d.Rest() != 0 {
 		return nil, fmt.Errorf("%w: truncated or trailing data", ErrCorrupt)
 	}
 	if err := ix.check(uint32(n), int(entry1)-1, int(maxLevel)); err != nil {
@@ -175,60 +173,4 @@ func (ix *Index) check(n uint32, entry, maxLevel int) error {
 		}
 	}
 	return nil
-}
-
-// sliceBytes returns the memory of s as bytes.
-func sliceBytes[T any](s []T) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	var zero T
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
-}
-
-// view returns the next n elements of d as a []T over d's bytes, with
-// capacity n so that an append copies instead of writing past them.
-func view[T any](d *decoder, n int) []T {
-	var zero T
-	if n < 0 || uint64(n) > math.MaxInt/uint64(unsafe.Sizeof(zero)) {
-		d.fail()
-		return nil
-	}
-	b := d.take(n * int(unsafe.Sizeof(zero)))
-	if len(b) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
-
-// decoder reads from buf; after the first error every read returns zero
-// values and err stays set.
-type decoder struct {
-	buf []byte
-	off int
-	err error
-}
-
-func (d *decoder) fail() {
-	d.err = ErrCorrupt
-	d.buf = nil
-}
-
-func (d *decoder) take(n int) []byte {
-	if d.err != nil || n < 0 || n > len(d.buf) {
-		d.fail()
-		return nil
-	}
-	b := d.buf[:n:n]
-	d.buf, d.off = d.buf[n:], d.off+n
-	return b
-}
-
-func (d *decoder) align(n int) { d.take((n - d.off%n) % n) }
-
-func (d *decoder) u64() uint64 {
-	if b := d.take(8); b != nil {
-		return binary.LittleEndian.Uint64(b)
-	}
-	return 0
 }
