@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"slices"
 	"sort"
 	"time"
 
@@ -108,15 +107,6 @@ func expand(ids []string, owner map[string][]string) []string {
 		out = append(out, owner[id]...)
 	}
 	return out
-}
-
-func percentiles(lat []time.Duration) (p50, p99 float64) {
-	if len(lat) == 0 {
-		return 0, 0
-	}
-	slices.Sort(lat)
-	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
-	return at(0.5), at(0.99)
 }
 
 func benchLoCoMo(a *app, eng *mneme.Engine, path string) (*benchReport, error) {
@@ -240,7 +230,7 @@ func finish(mode string, sums map[string]map[string]float64, lat []time.Duration
 			}
 		}
 	}
-	m.QueryP50MS, m.QueryP99MS = percentiles(lat)
+	m.QueryP50MS, m.QueryP99MS = eval.Percentiles(lat)
 	return m
 }
 

@@ -88,14 +88,10 @@ var ErrCorrupt = errors.New("bm25: corrupt index data")
 // unchanged while the index is in use (it may be a read-only memory map;
 // the index never writes to it). data must be 8-byte aligned.
 func Decode(data []byte) (*Index, error) {
-	if !binfmt.LittleEndian || !binfmt.Aligned(data) {
-		return nil, fmt.Errorf("%w: unaligned data or big-endian host", ErrCorrupt)
+	d, err := binfmt.Open(data, magic)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	d := binfmt.NewDecoder(data)
-	if string(d.Take(len(magic))) != magic {
-		return nil, fmt.Errorf("%w: bad magic or version", ErrCorrupt)
-	}
-	d.Align(8)
 	nstr, ndocs, ntags, nterms := d.Count(4), d.Count(68), d.Count(4), d.Count(8)
 	ix := New()
 	for range nstr {

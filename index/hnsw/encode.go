@@ -88,14 +88,10 @@ var ErrCorrupt = errors.New("hnsw: corrupt index data")
 // 8-byte aligned. Every link and count is checked, so a corrupt input is
 // rejected rather than crashing later searches.
 func Decode(data []byte) (*Index, error) {
-	if !binfmt.LittleEndian || !binfmt.Aligned(data) {
-		return nil, fmt.Errorf("%w: unaligned data or big-endian host", ErrCorrupt)
+	d, err := binfmt.Open(data, magic)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	d := binfmt.NewDecoder(data)
-	if string(d.Take(len(magic))) != magic {
-		return nil, fmt.Errorf("%w: bad magic or version", ErrCorrupt)
-	}
-	d.Align(8)
 	var h [9]uint64
 	for i := range h {
 		h[i] = d.U64()

@@ -7,12 +7,12 @@ package benchdata
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/eval"
 )
 
 var syllables = strings.Fields("ka lo mi ne ru sa te vo pi da re lu mo fi ga he ji ko ba ze tu wa yo")
@@ -92,8 +92,7 @@ func (c *Corpus) Query() string {
 // ReportPercentiles reports the median and 99th percentile of lat, in
 // milliseconds, as the benchmark's p50-ms and p99-ms metrics.
 func ReportPercentiles(b *testing.B, lat []time.Duration) {
-	slices.Sort(lat)
-	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
-	b.ReportMetric(at(0.50), "p50-ms")
-	b.ReportMetric(at(0.99), "p99-ms")
+	p50, p99 := eval.Percentiles(lat)
+	b.ReportMetric(p50, "p50-ms")
+	b.ReportMetric(p99, "p99-ms")
 }

@@ -5,6 +5,7 @@ package binfmt
 
 import (
 	"encoding/binary"
+	"errors"
 	"math"
 	"unsafe"
 )
@@ -102,4 +103,19 @@ func View[T any](d *Decoder, n int) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// Open checks that data can be read in place (a little-endian host, 8-byte
+// aligned bytes) and starts with magic, and returns a decoder positioned
+// after the magic's padding to 8 bytes.
+func Open(data []byte, magic string) (*Decoder, error) {
+	if !LittleEndian || !Aligned(data) {
+		return nil, errors.New("unaligned data or big-endian host")
+	}
+	d := NewDecoder(data)
+	if string(d.Take(len(magic))) != magic {
+		return nil, errors.New("bad magic or version")
+	}
+	d.Align(8)
+	return d, nil
 }

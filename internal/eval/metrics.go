@@ -4,7 +4,9 @@ package eval
 
 import (
 	"math"
+	"slices"
 	"sort"
+	"time"
 )
 
 // RecallAt is LoCoMo's recall: the share of evidence ids among the first k
@@ -69,4 +71,15 @@ func RecallRelevantAt(retrieved []string, grades map[string]int, k int) float64 
 		}
 	}
 	return float64(hit) / float64(rel)
+}
+
+// Percentiles returns the median and 99th percentile of lat in
+// milliseconds, sorting lat.
+func Percentiles(lat []time.Duration) (p50, p99 float64) {
+	if len(lat) == 0 {
+		return 0, 0
+	}
+	slices.Sort(lat)
+	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	return at(0.5), at(0.99)
 }
