@@ -127,3 +127,16 @@ type LexicalHit struct {
 	BM25         float64
 	MatchedTerms []string
 }
+
+// VectorQuery asks a store for the nearest stored vectors under a filter.
+type VectorQuery struct {
+	Vector []float32 // from the home's embedder, L2-normalised
+	Filter Filter
+	K      int
+}
+
+// VectorHit is a store's answer: the record and its cosine similarity.
+type VectorHit struct {
+	Record *Record
+	Score  float64
+}

@@ -18,6 +18,11 @@ type Store interface {
 	List(ctx context.Context, f Filter, limit int, cursor string) ([]*Record, string, error)
 	// Search returns the BM25 top-k among the records passing q.Filter.
 	Search(ctx context.Context, q LexicalQuery) ([]LexicalHit, error)
+	// VectorSearch returns the records passing q.Filter whose vectors are
+	// nearest q.Vector, best first: the true top-k under the filter, or as
+	// near as the index gets without one. None while the home has no
+	// embedder.
+	VectorSearch(ctx context.Context, q VectorQuery) ([]VectorHit, error)
 	// Delete removes the records with the given ids, all or none: ENOTFOUND
 	// names a missing id.
 	Delete(ctx context.Context, ids []string) (int, error)

@@ -10,19 +10,15 @@ import (
 // Search returns the BM25 top-k among the records passing q.Filter. The
 // filter runs inside the index, so a filtered search returns its true top-k.
 func (s *Store) Search(ctx context.Context, q mneme.LexicalQuery) ([]mneme.LexicalHit, error) {
-	ix, err := s.index(ctx)
+	d, err := s.indexes(ctx, false)
 	if err != nil {
 		return nil, translate(err, "search")
 	}
-	found := ix.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: indexFilter(q.Filter)})
+	found := d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: indexFilter(q.Filter)})
 	if len(found) == 0 {
 		return nil, nil
 	}
-	seqs := make([]int64, len(found))
-	for i, h := range found {
-		seqs[i] = h.Key
-	}
-	recs, err := s.bySeq(ctx, seqs)
+	recs, err := s.bySeq(ctx, len(found), func(i int) int64 { return found[i].Key })
 	if err != nil {
 		return nil, translate(err, "search")
 	}
@@ -30,6 +26,38 @@ func (s *Store) Search(ctx context.Context, q mneme.LexicalQuery) ([]mneme.Lexic
 	for _, h := range found {
 		if r := recs[h.Key]; r != nil { // nil: deleted since the index caught up
 			hits = append(hits, mneme.LexicalHit{Record: r, BM25: h.Score, MatchedTerms: h.Matched})
+		}
+	}
+	return hits, nil
+}
+
+// VectorSearch returns the nearest vectors among the records passing
+// q.Filter. The BM25 index holds every record's filter attributes, so it
+// selects the allowed keys and the vector index searches among those.
+func (s *Store) VectorSearch(ctx context.Context, q mneme.VectorQuery) ([]mneme.VectorHit, error) {
+	d, err := s.indexes(ctx, true)
+	if err != nil {
+		return nil, translate(err, "search vectors")
+	}
+	if d.vec == nil {
+		return nil, nil
+	}
+	if len(q.Vector) != d.info.Dim {
+		return nil, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
+	}
+	allowed := d.lex.Select(indexFilter(q.Filter))
+	if allowed.Len() == 0 {
+		return nil, nil
+	}
+	found := d.vec.Search(q.Vector, q.K, allowed.Has)
+	recs, err := s.bySeq(ctx, len(found), func(i int) int64 { return found[i].Key })
+	if err != nil {
+		return nil, translate(err, "search vectors")
+	}
+	hits := make([]mneme.VectorHit, 0, len(found))
+	for _, h := range found {
+		if r := recs[h.Key]; r != nil {
+			hits = append(hits, mneme.VectorHit{Record: r, Score: float64(h.Score)})
 		}
 	}
 	return hits, nil
@@ -62,7 +90,15 @@ func indexFilter(f mneme.Filter) bm25.Filter {
 	return out
 }
 
-func (s *Store) bySeq(ctx context.Context, seqs []int64) (map[int64]*mneme.Record, error) {
+// bySeq fetches the records with the n seqs seq(0..n-1).
+func (s *Store) bySeq(ctx context.Context, n int, seq func(i int) int64) (map[int64]*mneme.Record, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	seqs := make([]int64, n)
+	for i := range seqs {
+		seqs[i] = seq(i)
+	}
 	rows, err := s.db.QueryContext(ctx, "SELECT r.seq, "+columns+" FROM records r WHERE r.seq IN ("+marks(len(seqs))+")", anys(seqs)...)
 	if err != nil {
 		return nil, err

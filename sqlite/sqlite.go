@@ -35,7 +35,9 @@ const busyTimeout = 30 * time.Second
 type Store struct {
 	db    *sql.DB
 	home  string
+	dbID  string // tells derived files which database they were built from
 	lex   lexical
+	vec   vectorLane
 	wrote atomic.Bool // a write committed: Close may refresh the index snapshot
 }
 
@@ -54,7 +56,11 @@ func Open(ctx context.Context, home string) (*Store, error) {
 		return nil, mneme.InternalError(err, "open database")
 	}
 	s := &Store{db: db, home: home}
-	if err := retryBusy(ctx, func() error { return s.setup(ctx) }); err != nil {
+	err = retryBusy(ctx, func() error { return s.setup(ctx) })
+	if err == nil {
+		err = db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'db_id'").Scan(&s.dbID)
+	}
+	if err != nil {
 		db.Close()
 		return nil, translate(err, "open the database in "+home)
 	}
@@ -68,8 +74,8 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 // fresh index snapshot behind, so the next reader starts fast.
 func (s *Store) Close() error {
 	if s.wrote.Load() && s.snapshotLag() >= saveEvery {
-		if _, err := s.index(context.Background()); err != nil {
-			slog.Warn("refresh lexical index", "err", err)
+		if _, err := s.indexes(context.Background(), true); err != nil {
+			slog.Warn("refresh the indexes", "err", err)
 		}
 	}
 	return s.db.Close()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/sqlite"
 )
 
 func init() {
@@ -19,7 +20,7 @@ type check struct {
 }
 
 type indexStatuser interface {
-	IndexStatus(ctx context.Context) (bool, string, error)
+	IndexStatus(ctx context.Context) ([]sqlite.IndexState, error)
 }
 
 func runDoctor(a *app, args []string) error {
@@ -44,11 +45,13 @@ func runDoctor(a *app, args []string) error {
 	}
 	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", home, st.Total, len(st.Projects)), "")
 	if s, ok := eng.Store().(indexStatuser); ok {
-		fine, detail, err := s.IndexStatus(a.ctx)
+		states, err := s.IndexStatus(a.ctx)
 		if err != nil {
-			fine, detail = false, mneme.ErrorMessage(err)
+			add("indexes", false, mneme.ErrorMessage(err), "")
 		}
-		add("lexical index", fine, detail, "")
+		for _, st := range states {
+			add(st.Name, st.OK, st.Detail, "")
+		}
 	}
 	a.checkEmbedder(eng, add)
 	return a.report(checks)

@@ -145,6 +145,21 @@ func TestSearchMatchesReference(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		for _, f := range filters { // Select agrees with the reference filter
+			sel := index.Select(f)
+			n := 0
+			for key, d := range docs {
+				if matchRef(f, d.Attrs) {
+					n++
+				}
+				if sel.Has(key) != matchRef(f, d.Attrs) {
+					t.Fatalf("round %d filter %+v: Select has key %d = %v", round, f, key, sel.Has(key))
+				}
+			}
+			if sel.Len() != n || sel.Has(-1) || sel.Has(1 << 40) {
+				t.Fatalf("round %d filter %+v: Select holds %d keys, want %d", round, f, sel.Len(), n)
+			}
+		}
 		for qi := range 60 {
 			q := Query{Terms: []string{words[rng.IntN(len(words))], words[rng.IntN(len(words))]}, K: 1 + rng.IntN(12), Filter: filters[qi%len(filters)]}
 			got, want := index.Search(q), reference(docs, q)

@@ -106,3 +106,42 @@ func (ix *Index) attrsOf(a Attrs) attrs {
 	}
 	return out
 }
+
+// KeySet is a set of document keys as a bitmap over key values: the
+// store's keys are dense row numbers, so a membership test is one load.
+type KeySet struct {
+	bits []uint64
+	n    int
+}
+
+// Has reports whether key is in the set.
+func (s *KeySet) Has(key int64) bool {
+	return key >= 0 && key>>6 < int64(len(s.bits)) && s.bits[key>>6]&(1<<(key&63)) != 0
+}
+
+// Len returns the number of keys in the set.
+func (s *KeySet) Len() int { return s.n }
+
+// Select returns the keys of the live documents passing f, so another index
+// over the same keys (the vector index) can filter exactly as this one does.
+func (ix *Index) Select(f Filter) *KeySet {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	s := &KeySet{}
+	match, ok := ix.compile(f)
+	if !ok {
+		return s
+	}
+	for n, alive := range ix.alive {
+		key := ix.keys[n]
+		if !alive || key < 0 || !match(uint32(n)) {
+			continue
+		}
+		for key>>6 >= int64(len(s.bits)) {
+			s.bits = append(s.bits, make([]uint64, len(s.bits)+1)...)
+		}
+		s.bits[key>>6] |= 1 << (key & 63)
+		s.n++
+	}
+	return s
+}

@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 		"Vectors":                testVectors,
 		"EmbedderMismatch":       testEmbedderMismatch,
 		"IngestEmbeds":           testIngestEmbeds,
+		"VectorSearch":           testVectorSearch,
 	}
 	names := make([]string, 0, len(tests))
 	for n := range tests {

@@ -1,0 +1,116 @@
+package storetest
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// testVectorSearch: the vector lane returns the true top-k under every
+// filter, follows deletes, supersession and text changes, never returns a
+// secret record, and rejects a query of the wrong dimension.
+func testVectorSearch(t *testing.T, f *fixture) {
+	store := f.eng.Store()
+	if hits, err := store.VectorSearch(f.ctx, mneme.VectorQuery{Vector: make([]float32, 16), K: 5, Filter: f.filter(mneme.Filter{})}); err != nil || len(hits) != 0 {
+		t.Fatalf("a home without an embedder: %d hits, %v", len(hits), err)
+	}
+	e := withEmbedder(t, f, 16)
+	rng := rand.New(rand.NewPCG(7, 8))
+	vocab := strings.Fields("cache deploy release rollback postgres index vector memory agent session budget token filter graph shard")
+	var recs []*mneme.Record
+	for i := range 300 {
+		words := make([]string, 3+rng.IntN(5))
+		for j := range words {
+			words[j] = vocab[rng.IntN(len(vocab))]
+		}
+		r := &mneme.Record{Text: fmt.Sprintf("%s (%d)", strings.Join(words, " "), i), Project: fmt.Sprintf("p%d", i%3),
+			Type: []mneme.Type{mneme.Episodic, mneme.Semantic}[i%2], Tags: []string{fmt.Sprintf("t%d", i%5)},
+			OccurredAt: ptr(f.now.Add(-time.Duration(i) * time.Hour))}
+		if i%50 == 0 {
+			r.Sensitivity = mneme.Secret
+		}
+		if i%40 == 1 {
+			r.Key = fmt.Sprintf("k%d", i%3) // later ones supersede earlier ones
+		}
+		recs = append(recs, r)
+	}
+	if _, err := f.eng.Remember(f.ctx, recs, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gone := []string{recs[3].ID, recs[4].ID}
+	if _, err := f.eng.Forget(f.ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	filters := []mneme.Filter{{}, {Project: "p1"}, {Types: []mneme.Type{mneme.Semantic}}, {Tags: []string{"t2"}},
+		{Project: "p2", Tags: []string{"t0", "t3"}}, {Since: ptr(f.now.Add(-20 * time.Hour))}, {IncludeSuperseded: true},
+		{Clearance: mneme.Secret}, {Project: "nope"}}
+	queries := []string{"cache rollback", "vector index graph", "session token budget"}
+	for _, fl := range filters {
+		fl := f.filter(fl)
+		for _, text := range queries {
+			vec, _ := e.Embed(f.ctx, []string{text})
+			got, err := store.VectorSearch(f.ctx, mneme.VectorQuery{Vector: vec[0], K: 7, Filter: fl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := f.exactVectors(recs, vec[0], fl)
+			if len(got) != min(7, len(want)) {
+				t.Fatalf("filter %+v, query %q: %d hits, want %d", fl, text, len(got), min(7, len(want)))
+			}
+			for i, h := range got { // equal scores may come in either order
+				score, ok := want[h.Record.ID]
+				if !ok || h.Record.Sensitivity == mneme.Secret || slices.Contains(gone, h.Record.ID) {
+					t.Fatalf("filter %+v: returned %s, which it must not", fl, h.Record.ID)
+				}
+				if d := float64(score) - h.Score; d > 1e-5 || d < -1e-5 || float64(kth(want, i)) > h.Score+1e-5 {
+					t.Fatalf("filter %+v, query %q: hit %d scores %g, the true rank-%d score is %g", fl, text, i, h.Score, i+1, kth(want, i))
+				}
+			}
+		}
+	}
+	_, err := store.VectorSearch(f.ctx, mneme.VectorQuery{Vector: make([]float32, 8), K: 3, Filter: f.filter(mneme.Filter{})})
+	if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), "dimensions") {
+		t.Fatalf("wrong dimension: %v", err)
+	}
+}
+
+// filter stamps fl as the Engine would.
+func (f *fixture) filter(fl mneme.Filter) mneme.Filter {
+	fl.Now = f.now
+	if err := fl.Check(); err != nil {
+		f.t.Fatal(err)
+	}
+	return fl
+}
+
+// exactVectors is the reference: the score of every stored record passing
+// fl, by id.
+func (f *fixture) exactVectors(recs []*mneme.Record, q []float32, fl mneme.Filter) map[string]float32 {
+	all := map[string]float32{}
+	for _, r := range recs {
+		stored, err := f.eng.Store().Get(f.ctx, r.ID)
+		if err != nil || !fl.Match(stored) || stored.Sensitivity == mneme.Secret {
+			continue
+		}
+		var dot float32
+		for i := range q {
+			dot += q[i] * r.Vector[i]
+		}
+		all[r.ID] = dot
+	}
+	return all
+}
+
+// kth returns the i-th best score (from 0).
+func kth(scores map[string]float32, i int) float32 {
+	s := slices.Collect(maps.Values(scores))
+	slices.SortFunc(s, func(a, b float32) int { return cmp.Compare(b, a) })
+	return s[i]
+}

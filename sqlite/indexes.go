@@ -1,0 +1,140 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/index/bm25"
+	"github.com/mneme-ai/mneme/index/hnsw"
+)
+
+// Derived indexes (BM25 and vectors) are files beside the database. SQLite
+// triggers append every change of a record (lane 0) or a vector (lane 1) to
+// the changes table; each index remembers the last change it applied and
+// catches up from the log before it answers, so it never disagrees with the
+// tables, whichever process wrote.
+const (
+	// saveEvery is how many applied changes make a new snapshot worth writing.
+	saveEvery = 1000
+	// keepChanges is how much change log stays behind the older snapshot,
+	// so processes holding an older index can catch up without reloading.
+	keepChanges = 10_000
+)
+
+// derived holds both indexes caught up to the same generation.
+type derived struct {
+	lex  *bm25.Index
+	vec  *hnsw.Index // nil: no vectors (no home embedder)
+	info mneme.EmbedderInfo
+}
+
+// indexes catches the BM25 index, and the vector index if vectors is set,
+// up with every committed change, reading the log and the tables in one
+// transaction so the two agree.
+func (s *Store) indexes(ctx context.Context, vectors bool) (derived, error) {
+	s.lex.mu.Lock()
+	defer s.lex.mu.Unlock()
+	if vectors {
+		s.vec.mu.Lock()
+		defer s.vec.mu.Unlock()
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return derived{}, err
+	}
+	defer tx.Rollback()
+	var first, last int64
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM changes").Scan(&first, &last); err != nil {
+		return derived{}, err
+	}
+	savedLex, savedVec := s.lex.saved, s.vec.saved
+	if err := s.catchUpLexical(ctx, tx, first, last); err != nil {
+		return derived{}, err
+	}
+	if vectors {
+		if err := s.catchUpVectors(ctx, tx, first, last); err != nil {
+			return derived{}, err
+		}
+	}
+	d := derived{lex: s.lex.ix, vec: s.vec.ix, info: s.vec.info}
+	if s.lex.saved != savedLex || s.vec.saved != savedVec {
+		s.trimLog(ctx, vectors)
+	}
+	return d, nil
+}
+
+// trimLog drops the change log far enough behind the snapshots on disk.
+func (s *Store) trimLog(ctx context.Context, vectors bool) {
+	keep := s.lex.saved
+	if vectors && s.vec.ix != nil {
+		keep = min(keep, s.vec.saved)
+	} else if g := snapshotGen(filepath.Join(s.home, VectorFile)); g >= 0 {
+		keep = min(keep, g) // another process's vector snapshot may still follow the log
+	}
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM changes WHERE seq <= ?", keep-keepChanges); err != nil {
+		slog.Debug("trim change log", "err", err) // another writer holds the lock: trim next time
+	}
+}
+
+// snapshotLag is how many changes the older snapshot on disk is behind the
+// log (everything, when there is none).
+func (s *Store) snapshotLag() int64 {
+	var last int64
+	if err := s.db.QueryRow("SELECT coalesce(max(seq), 0) FROM changes").Scan(&last); err != nil {
+		return 0
+	}
+	lex := snapshotGen(filepath.Join(s.home, IndexFile))
+	if _, ok, _ := s.HomeEmbedder(context.Background()); ok {
+		lex = min(lex, snapshotGen(filepath.Join(s.home, VectorFile)))
+	}
+	return last - max(lex, 0)
+}
+
+// IndexState describes one derived index on disk, for `mneme doctor`.
+type IndexState struct {
+	Name   string
+	OK     bool // false: the next recall must rebuild it
+	Detail string
+}
+
+// IndexStatus describes the snapshots on disk against the change log.
+func (s *Store) IndexStatus(ctx context.Context) ([]IndexState, error) {
+	var first, last int64
+	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM changes").Scan(&first, &last); err != nil {
+		return nil, translate(err, "read the change log")
+	}
+	_, gen, err := s.readLexical()
+	out := []IndexState{snapshotState("lexical index", gen, err, first, last)}
+	info, ok, err := s.HomeEmbedder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return append(out, IndexState{"vector index", true, "no vectors yet: the home has no embedder"}), nil
+	}
+	_, gen, err = s.readVectors(info)
+	return append(out, snapshotState("vector index", gen, err, first, last)), nil
+}
+
+func snapshotState(name string, gen int64, err error, first, last int64) IndexState {
+	st := IndexState{Name: name, OK: true}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		st.Detail = "no snapshot yet: the index is built in memory, and written once 1,000 changes accumulate"
+	case err != nil:
+		st.OK, st.Detail = false, "snapshot unusable ("+err.Error()+"): rebuilt on the next recall"
+	case !followable(gen, first, last):
+		st.OK, st.Detail = false, "snapshot does not match the change log: rebuilt on the next recall"
+	case gen == last:
+		st.Detail = fmt.Sprintf("snapshot current at change %d", gen)
+	default:
+		st.Detail = fmt.Sprintf("snapshot %d changes behind: caught up on the next recall", last-gen)
+	}
+	return st
+}

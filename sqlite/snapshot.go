@@ -1,0 +1,114 @@
+package sqlite
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/mneme-ai/mneme/internal/mmap"
+)
+
+// A snapshot is a derived index written beside the database: a 64-byte
+// header, then the index's own encoding (8-byte aligned, so it can be used
+// in place from a memory map). Header: magic [0:9], database id [9:41],
+// generation (the last change applied) [41:49], CRC-32C of the payload
+// [49:53], padding, a tag [56:64] naming what else the payload depends on
+// (the embedder, for vectors).
+const (
+	headerSize   = 64
+	genAt, crcAt = 41, 49
+	tagAt        = 56
+)
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// snapshotHeader identifies a snapshot's contents.
+type snapshotHeader struct {
+	magic string // 9 bytes; the last one is the format version
+	dbID  string // 32 bytes
+	gen   int64
+	tag   uint64
+}
+
+// writeSnapshot writes h and payload to home/name atomically: a temporary
+// file renamed over the old one, so a reader sees one or the other.
+func writeSnapshot(home, name string, h snapshotHeader, payload io.WriterTo) (err error) {
+	tmp, err := os.CreateTemp(home, name+".*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), filepath.Join(home, name))
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Seek(headerSize, io.SeekStart); err != nil {
+		return err
+	}
+	crc := crc32.New(crcTable)
+	buf := bufio.NewWriterSize(io.MultiWriter(tmp, crc), 1<<20)
+	if _, err := payload.WriteTo(buf); err != nil {
+		return err
+	}
+	if err := buf.Flush(); err != nil {
+		return err
+	}
+	head := make([]byte, headerSize)
+	copy(head, h.magic)
+	copy(head[len(h.magic):genAt], h.dbID)
+	binary.LittleEndian.PutUint64(head[genAt:], uint64(h.gen))
+	binary.LittleEndian.PutUint32(head[crcAt:], crc.Sum32())
+	binary.LittleEndian.PutUint64(head[tagAt:], h.tag)
+	_, err = tmp.WriteAt(head, 0)
+	return err
+}
+
+// readSnapshot maps home/name and checks it against want (magic, database
+// id, tag) and its checksum. It returns the payload, the generation and the
+// function that unmaps it.
+func readSnapshot(path string, want snapshotHeader) (payload []byte, gen int64, release func(), err error) {
+	data, release, err := mmap.File(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	switch {
+	case len(data) < headerSize || string(data[:len(want.magic)]) != want.magic:
+		err = errors.New("not a mneme index of this kind and version")
+	case string(data[len(want.magic):genAt]) != want.dbID:
+		err = errors.New("built from another database")
+	case binary.LittleEndian.Uint64(data[tagAt:]) != want.tag:
+		err = errors.New("built for another embedder")
+	case crc32.Checksum(data[headerSize:], crcTable) != binary.LittleEndian.Uint32(data[crcAt:]):
+		err = errors.New("checksum mismatch")
+	}
+	if err != nil {
+		release()
+		return nil, 0, nil, err
+	}
+	return data[headerSize:], int64(binary.LittleEndian.Uint64(data[genAt:])), release, nil
+}
+
+// snapshotGen reads a snapshot's generation without checking it (-1 when
+// there is no readable header).
+func snapshotGen(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	head := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return -1
+	}
+	return int64(binary.LittleEndian.Uint64(head[genAt:]))
+}
