@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"log/slog"
+	"os"
 	"path/filepath"
 
 	"github.com/mneme-ai/mneme"

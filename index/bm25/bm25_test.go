@@ -156,7 +156,7 @@ func TestSearchMatchesReference(t *testing.T) {
 					t.Fatalf("round %d filter %+v: Select has key %d = %v", round, f, key, sel.Has(key))
 				}
 			}
-			if sel.Len() != n || sel.Has(-1) || sel.Has(1 << 40) {
+			if sel.Len() != n || sel.Has(-1) || sel.Has(1<<40) {
 				t.Fatalf("round %d filter %+v: Select holds %d keys, want %d", round, f, sel.Len(), n)
 			}
 		}
