@@ -12,6 +12,11 @@ const EmbedBatch = 64
 // SetEmbedder makes the engine embed what it stores with em (nil: none).
 func (e *Engine) SetEmbedder(em Embedder) { e.embedder = em }
 
+// SetEmbedderError records why the engine has no embedder (a model that
+// failed to load, a provider that is down): hybrid recall then falls back
+// to words and reports this as the reason.
+func (e *Engine) SetEmbedderError(err error) { e.embedder, e.embedderErr = nil, err }
+
 // SetEmbedProgress makes the engine report embedding progress after each
 // batch: texts embedded so far, and in all (cache hits not counted).
 func (e *Engine) SetEmbedProgress(fn func(done, total int)) { e.embedProgress = fn }

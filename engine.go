@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/internal/secret"
-	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
 // Engine applies mneme's rules over a Store. Every surface calls it, so a
@@ -16,6 +15,11 @@ type Engine struct {
 	store    Store
 	now      func() time.Time
 	embedder Embedder // nil: records are stored without vectors
+	// embedderErr says why there is no embedder (a model that failed to
+	// load): recall reports it when it falls back to words alone.
+	embedderErr error
+	hyde        HypothesisGenerator // nil: the deterministic generator
+	hypotheses  hypothesisCache
 
 	embedProgress func(done, total int)
 }
@@ -221,43 +225,6 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) { return e.store.Stat
 func (e *Engine) checkFilter(f *Filter) error {
 	f.Now = e.now().UTC()
 	return f.Check()
-}
-
-// Recall returns the records that best match q, by BM25 over title, text and
-// tags, under q's filter.
-func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
-	start := time.Now()
-	if q.K <= 0 || q.K > MaxK {
-		return nil, Invalid("k %d is out of range: use 1 to %d", q.K, MaxK)
-	}
-	if err := ValidateText(q.Text); err != nil {
-		return nil, Invalid("query: %s", ErrorMessage(err))
-	}
-	terms := textnorm.Terms(q.Text)
-	if len(terms) == 0 {
-		return nil, Invalid("query %q has no words to search for", q.Text)
-	}
-	if err := e.checkFilter(&q.Filter); err != nil {
-		return nil, err
-	}
-	found, err := e.store.Search(ctx, LexicalQuery{Terms: terms, Filter: q.Filter, K: q.K})
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Hits: make([]Hit, len(found))}
-	for i, h := range found {
-		score := 0.0
-		if top := found[0].BM25; top > 0 {
-			score = h.BM25 / top
-		}
-		res.Hits[i] = Hit{ID: h.Record.ID, Score: round(score), Record: h.Record}
-		if q.Explain {
-			res.Hits[i].Explain = &Explain{Retrieval: "bm25", LexicalScore: round(score), BM25: round(h.BM25),
-				LexicalRank: i + 1, MatchedTerms: h.MatchedTerms, QueryTerms: terms}
-		}
-	}
-	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
-	return res, nil
 }
 
 // round keeps six decimals: enough to rank, short to read.

@@ -3,6 +3,7 @@ package mneme
 import (
 	"context"
 	"strings"
+	"sync"
 )
 
 // Hypothesis is a passage that might answer a query (HyDE: hypothetical
@@ -27,7 +28,81 @@ func (h *Hypothesis) Check() error {
 
 // HypothesisGenerator writes hypotheses, for instance with a language model.
 type HypothesisGenerator interface {
+	// Generator names the generator and its version, as its hypotheses do.
+	Generator() (id, version string)
 	// Hypothesize returns a short passage that might answer query, naming
 	// itself as the generator.
 	Hypothesize(ctx context.Context, query string) (Hypothesis, error)
+}
+
+// The deterministic generator: pseudo-relevance feedback. Its hypothesis is
+// the text of the best lexical hits, the passages most likely to resemble
+// an answer; embedded beside the query it pulls the vector lane toward
+// records that read like those answers.
+const (
+	PRFGeneratorID      = "mneme/prf"
+	PRFGeneratorVersion = "1"
+	prfDocs             = 3
+	prfWords            = 120
+)
+
+// SetHypothesisGenerator makes HyDE recalls ask g (a language model) for
+// hypotheses; nil restores the deterministic generator.
+func (e *Engine) SetHypothesisGenerator(g HypothesisGenerator) { e.hyde = g }
+
+// hypothesis returns the query's hypothesis: the one supplied, else the
+// generator's (cached by generator, version and query), else the
+// deterministic one. nil when there is nothing to build one from.
+func (e *Engine) hypothesis(ctx context.Context, q *Query, lex []LexicalHit) (*Hypothesis, error) {
+	if q.Hypothesis != nil {
+		return q.Hypothesis, nil
+	}
+	if e.hyde != nil {
+		h, err := e.hypotheses.get(ctx, e.hyde, q.Text)
+		return &h, err
+	}
+	var words []string
+	for _, h := range lex[:min(prfDocs, len(lex))] {
+		words = append(words, strings.Fields(h.Record.Text)...)
+	}
+	if len(words) == 0 {
+		return nil, nil
+	}
+	return &Hypothesis{Text: strings.Join(words[:min(prfWords, len(words))], " "),
+		GeneratorID: PRFGeneratorID, GeneratorVersion: PRFGeneratorVersion}, nil
+}
+
+// hypothesisCache keeps generated hypotheses, so a repeated query does not
+// call the model again. The key names the generator's id and version: a
+// different model or prompt never reuses another's answer.
+type hypothesisCache struct {
+	mu    sync.Mutex
+	byKey map[string]Hypothesis
+}
+
+const hypothesisCacheSize = 1024
+
+func (c *hypothesisCache) get(ctx context.Context, g HypothesisGenerator, query string) (Hypothesis, error) {
+	id, version := g.Generator()
+	key := id + "\x00" + version + "\x00" + query
+	c.mu.Lock()
+	h, ok := c.byKey[key]
+	c.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h, err := g.Hypothesize(ctx, query)
+	if err != nil {
+		return h, err
+	}
+	if err := h.Check(); err != nil {
+		return h, Errorf(EUNAVAILABLE, "the hypothesis generator returned an unusable hypothesis: %s", ErrorMessage(err))
+	}
+	c.mu.Lock()
+	if c.byKey == nil || len(c.byKey) >= hypothesisCacheSize {
+		c.byKey = map[string]Hypothesis{} // simple and bounded: start over when full
+	}
+	c.byKey[key] = h
+	c.mu.Unlock()
+	return h, nil
 }

@@ -78,41 +78,6 @@ func (f *Filter) Match(r *Record) bool {
 	return n == len(f.Tags) || (!f.AllTags && n > 0)
 }
 
-// Query is a recall request.
-type Query struct {
-	Text    string
-	Filter  Filter
-	K       int
-	Explain bool
-}
-
-// MaxK bounds the number of hits one recall returns.
-const MaxK = 1000
-
-// Hit is one recalled record.
-type Hit struct {
-	ID      string   `json:"id"`
-	Score   float64  `json:"score"`
-	Record  *Record  `json:"record"`
-	Explain *Explain `json:"explain,omitempty"`
-}
-
-// Explain says why a record was recalled.
-type Explain struct {
-	Retrieval    string   `json:"retrieval"`
-	LexicalScore float64  `json:"lexical_score"`
-	BM25         float64  `json:"bm25"`
-	LexicalRank  int      `json:"lexical_rank"`
-	MatchedTerms []string `json:"matched_terms"`
-	QueryTerms   []string `json:"query_terms"`
-}
-
-// Result is the answer to a recall.
-type Result struct {
-	Hits   []Hit   `json:"hits"`
-	TookMS float64 `json:"took_ms"`
-}
-
 // LexicalQuery asks a store for BM25 top-k under a filter.
 type LexicalQuery struct {
 	Terms  []string // folded words, stopwords removed

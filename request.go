@@ -26,6 +26,40 @@ type RecallRequest struct {
 	K                 int      `json:"k,omitempty"`
 	Explain           bool     `json:"explain,omitempty"`
 	IncludeSuperseded bool     `json:"include_superseded,omitempty"`
+
+	Mode     Mode         `json:"mode,omitempty"`
+	Fusion   Fusion       `json:"fusion,omitempty"`
+	Alpha    float64      `json:"alpha,omitempty"`
+	MinScore float64      `json:"min_score,omitempty"`
+	Rerank   bool         `json:"rerank,omitempty"`
+	MMR      float64      `json:"mmr,omitempty"`
+	Expand   int          `json:"expand,omitempty"`
+	HalfLife string       `json:"half_life,omitempty"` // like 30d
+	HyDE     *HyDERequest `json:"hyde,omitempty"`
+}
+
+// HyDERequest is a request's hyde field: true to have a hypothesis
+// generated, or an object supplying one
+// ({"hypothesis", "generator_id", "generator_version"}).
+type HyDERequest struct {
+	Generate   bool
+	Hypothesis *Hypothesis
+}
+
+// UnmarshalJSON accepts true, false or a hypothesis object.
+func (h *HyDERequest) UnmarshalJSON(data []byte) error {
+	switch string(bytes.TrimSpace(data)) {
+	case "true":
+		h.Generate = true
+		return nil
+	case "false", "null":
+		return nil
+	}
+	h.Hypothesis = &Hypothesis{}
+	if err := DecodeStrict(data, h.Hypothesis); err != nil {
+		return Invalid("hyde: %s (or send true to have one generated)", ErrorMessage(err))
+	}
+	return h.Hypothesis.Check()
 }
 
 // DefaultK is the number of hits a recall returns when k is not given.
@@ -35,9 +69,20 @@ const DefaultK = 10
 func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
 	q := Query{Text: r.Query, K: r.K, Explain: r.Explain, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags,
-		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance}}
+		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
+		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {
 		q.K = DefaultK
+	}
+	if r.HyDE != nil {
+		q.HyDE, q.Hypothesis = r.HyDE.Generate, r.HyDE.Hypothesis
+	}
+	if r.HalfLife != "" {
+		d, err := ParseDuration(r.HalfLife)
+		if err != nil || d <= 0 {
+			return q, Invalid("half_life %q is not a positive duration: use forms like 30d, 2w or 72h", r.HalfLife)
+		}
+		q.HalfLife = d
 	}
 	for _, b := range []struct {
 		field string
@@ -53,7 +98,10 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 		}
 		*b.out = &t
 	}
-	return q, q.Filter.Check()
+	if err := q.Filter.Check(); err != nil {
+		return q, err
+	}
+	return q, q.check()
 }
 
 // DecodeStrict decodes exactly one JSON value from data into v, rejecting
@@ -75,7 +123,10 @@ func explainJSON(err error, v any) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var timeErr *time.ParseError
+	var ours *Error
 	switch {
+	case errors.As(err, &ours): // from a field's own decoder: already says what to send
+		return ours
 	case errors.As(err, &timeErr):
 		return Invalid("time %q is not RFC 3339: write times like 2026-01-02T15:04:05Z", strings.Trim(timeErr.Value, `"`))
 	case errors.As(err, &typeErr):

@@ -23,6 +23,10 @@ type Store interface {
 	// near as the index gets without one. None while the home has no
 	// embedder.
 	VectorSearch(ctx context.Context, q VectorQuery) ([]VectorHit, error)
+	// Neighbours returns up to n records on each side of r, nearest first:
+	// the chunks beside it in its document, else the records before and
+	// after it (by event time) in its session. None if it has neither.
+	Neighbours(ctx context.Context, r *Record, n int) (before, after []*Record, err error)
 	// Delete removes the records with the given ids, all or none: ENOTFOUND
 	// names a missing id.
 	Delete(ctx context.Context, ids []string) (int, error)

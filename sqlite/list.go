@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -179,4 +180,34 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (mneme.Stats, error) {
 		p.Types[typ] = n
 	}
 	return st, translate(rows.Err(), "count records")
+}
+
+// Neighbours returns the chunks beside r in its document, else the records
+// around it in its session, up to n on each side, nearest first.
+func (s *Store) Neighbours(ctx context.Context, r *mneme.Record, n int) (before, after []*mneme.Record, err error) {
+	var where, order string
+	var args []any
+	switch {
+	case r.Source != nil && r.Source.Parent != "":
+		where, order = "r.source_parent = ? AND r.source_chunk %s ?", "r.source_chunk %s"
+		args = []any{r.Source.Parent, r.Source.Chunk}
+	case r.SessionID != "":
+		ev := r.EventTime().UnixNano()
+		where = "r.project = ? AND r.session_id = ? AND (r.event_at %[1]s ? OR (r.event_at = ? AND r.seq %[1]s (SELECT seq FROM records WHERE id = ?)))"
+		order, args = "r.event_at %[1]s, r.seq %[1]s", []any{r.Project, r.SessionID, ev, ev, r.ID}
+	default:
+		return nil, nil, nil
+	}
+	side := func(cmp, dir string) ([]*mneme.Record, error) {
+		rows, err := s.db.QueryContext(ctx, "SELECT "+columns+" FROM records r WHERE "+fmt.Sprintf(where, cmp)+
+			" ORDER BY "+fmt.Sprintf(order, dir)+" LIMIT ?", append(args, n)...)
+		if err != nil {
+			return nil, err
+		}
+		return collect(rows)
+	}
+	if before, err = side("<", "DESC"); err == nil {
+		after, err = side(">", "ASC")
+	}
+	return before, after, translate(err, "read neighbouring records")
 }

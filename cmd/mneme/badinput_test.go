@@ -54,7 +54,7 @@ func TestBadInput(t *testing.T) {
 		{"request two objects", "", []string{"recall", "--request", file("r3.json", `{"query":"x"} {"query":"y"}`)}, 2, "send one object"},
 		{"request since after until", "", []string{"recall", "--request", file("r4.json", `{"query":"x","since":"2026-02-01","until":"2026-01-01"}`)}, 2, "is after until"},
 		{"batch bad line", "", []string{"recall", "--batch", file("b.jsonl", "{\"query\":\"x\"}\n{\"query\":\"y\",\"k\":[1]}\n")}, 2, "line 2: field \"k\" must be a number"},
-		{"batch negative k", "", []string{"recall", "--batch", file("b2.jsonl", "{\"query\":\"x\",\"k\":-1}\n")}, 2, "line 1: k -1 must be at least 1"},
+		{"batch negative k", "", []string{"recall", "--batch", file("b2.jsonl", "{\"query\":\"x\",\"k\":-1}\n")}, 2, "line 1: k -1 is out of range: use 1 to 1000"},
 		{"import unknown field", "", []string{"import", file("i1.jsonl", "{\"text\":\"fine\"}\n{\"text\":\"x\",\"colour\":\"red\"}\n")}, 2, `line 2: unknown field "colour"`},
 		{"import wrong type", "", []string{"import", file("i2.jsonl", `{"text":"x","tags":"a"}`)}, 2, `line 1: field "tags" must be an array`},
 		{"import bad enum", "", []string{"import", file("i3.jsonl", "{\"text\":\"ok\"}\n\n{\"text\":\"x\",\"type\":\"dream\"}\n")}, 2, `line 3: type "dream" is not valid`},

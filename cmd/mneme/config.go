@@ -12,6 +12,7 @@ import (
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/embed/ollama"
 	"github.com/mneme-ai/mneme/embed/openai"
+	"github.com/mneme-ai/mneme/llm"
 )
 
 // ConfigFile is the optional configuration in the data directory.
@@ -22,6 +23,16 @@ const ConfigFile = "config.json"
 type config struct {
 	Embedder embedderConfig `json:"embedder"`
 	ModelDir string         `json:"model_dir"`
+	LLM      llmConfig      `json:"llm"`
+}
+
+// llmConfig names the language model that writes HyDE hypotheses; without
+// one, recall uses the deterministic generator.
+type llmConfig struct {
+	Provider  string `json:"provider"` // ollama or openai (any OpenAI-compatible chat API)
+	URL       string `json:"url"`
+	Model     string `json:"model"`
+	APIKeyEnv string `json:"api_key_env"`
 }
 
 type embedderConfig struct {
@@ -98,6 +109,52 @@ func (a *app) newEmbedder() (mneme.Embedder, error) {
 		return openai.New(openai.Config{BaseURL: ec.URL, Model: ec.Model, Dim: ec.Dim, APIKey: key})
 	}
 	return nil, mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", ec.Provider)
+}
+
+// openForRecall opens the engine with what recall needs: the embedder for
+// the vector lane (one that cannot load degrades recall to words, with the
+// reason) and the configured language model for HyDE.
+func (a *app) openForRecall(vectors, hyde bool) (*mneme.Engine, error) {
+	eng, err := a.open()
+	if err != nil || !vectors {
+		return eng, err
+	}
+	em, err := a.newEmbedder()
+	switch {
+	case err == nil && em == nil:
+		eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedder is set to none"))
+	case err == nil:
+		eng.SetEmbedder(em)
+	case mneme.ErrorCode(err) == mneme.EUNAVAILABLE:
+		eng.SetEmbedderError(err)
+	default:
+		eng.Close()
+		return nil, err
+	}
+	if hyde {
+		c, err := a.loadConfig()
+		if err == nil && c.LLM.Provider != "" {
+			var g mneme.HypothesisGenerator
+			if g, err = a.newGenerator(c.LLM); err == nil {
+				eng.SetHypothesisGenerator(g)
+			}
+		}
+		if err != nil {
+			eng.Close()
+			return nil, err
+		}
+	}
+	return eng, nil
+}
+
+func (a *app) newGenerator(c llmConfig) (mneme.HypothesisGenerator, error) {
+	key := ""
+	if c.APIKeyEnv != "" {
+		if key = a.getenv(c.APIKeyEnv); key == "" {
+			return nil, mneme.Invalid("the API key variable %s named in config.json (llm.api_key_env) is not set", c.APIKeyEnv)
+		}
+	}
+	return llm.New(llm.Config{Provider: c.Provider, BaseURL: c.URL, Model: c.Model, APIKey: key})
 }
 
 // openWithEmbedder opens the engine and gives it the configured embedder.

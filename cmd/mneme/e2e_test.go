@@ -108,19 +108,34 @@ func TestRememberRecallFlow(t *testing.T) {
 	if again.Skipped != 1 || again.ID != w.ID {
 		t.Fatalf("duplicate = %+v", again)
 	}
-	r := decode[recallJSON](t, ok(t, home, "recall", "how do we release?", "--explain", "--json"))
+	r := decode[recallJSON](t, ok(t, home, "recall", "how do we release?", "--explain", "--json", "--mode", "lexical"))
 	if len(r.Hits) != 1 || r.Hits[0].ID != w.ID || r.Hits[0].Score != 1 || r.TookMS == nil {
-		t.Fatalf("recall = %+v", r)
+		t.Fatalf("lexical recall = %+v", r)
 	}
-	if e := r.Hits[0].Explain; e["retrieval"] != "bm25" || e["bm25"].(float64) <= 0 {
-		t.Fatalf("explain = %v", e)
+	if e := r.Hits[0].Explain; e["retrieval"] != "bm25" || e["bm25"].(float64) <= 0 || e["vector_rank"].(float64) != 0 {
+		t.Fatalf("lexical explain = %v", e)
+	}
+	// Hybrid (the default) also ranks by meaning: every record is a candidate.
+	r = decode[recallJSON](t, ok(t, home, "recall", "how do we release?", "--explain", "--json"))
+	if len(r.Hits) != 2 || r.Hits[0].ID != w.ID || r.Hits[0].Score != 1 || r.Hits[1].Score >= 1 {
+		t.Fatalf("hybrid recall = %+v", r)
+	}
+	if e := r.Hits[0].Explain; e["retrieval"] != "hybrid" || e["fusion"] != "weighted" || e["lexical_rank"].(float64) != 1 ||
+		e["vector_rank"].(float64) != 1 || e["vector_score"].(float64) <= 0 {
+		t.Fatalf("hybrid explain = %v", e)
+	}
+	if e := r.Hits[1].Explain; e["retrieval"] != "vector" || e["lexical_rank"].(float64) != 0 {
+		t.Fatalf("hybrid explain of a vector-only hit = %v", e)
 	}
 	if tags := r.Hits[0].Record["tags"].([]any); len(tags) != 2 || tags[0] != "ci" || tags[1] != "release" {
 		t.Fatalf("tags = %v", tags)
 	}
-	// Filters run inside the search.
-	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json")); len(r.Hits) != 0 {
+	// Filters run inside the search, in both lanes.
+	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json", "--mode", "lexical")); len(r.Hits) != 0 {
 		t.Fatalf("project filter leaked: %+v", r)
+	}
+	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json")); len(r.Hits) != 1 || r.Hits[0].Record["project"] != "infra" {
+		t.Fatalf("project filter leaked into hybrid: %+v", r)
 	}
 	got := decode[map[string]any](t, ok(t, home, "get", w.ID, "--json"))
 	if got["id"] != w.ID || got["type"] != "procedural" {
@@ -218,10 +233,10 @@ func TestRecallBatchAndRequest(t *testing.T) {
 	ok(t, home, "remember", "delta echo foxtrot", "--project", "other")
 	dir := t.TempDir()
 	batch := filepath.Join(dir, "q.jsonl")
-	os.WriteFile(batch, []byte(`{"id":"q1","query":"alpha"}
+	os.WriteFile(batch, []byte(`{"id":"q1","query":"alpha","mode":"lexical"}
 {"id":"q2","query":"echo","project":"other","k":5}
 
-{"query":"nothing here matches zulu"}
+{"query":"nothing here matches zulu","mode":"lexical"}
 `), 0o600)
 	lines := strings.Split(strings.TrimSpace(ok(t, home, "recall", "--batch", batch, "--json")), "\n")
 	if len(lines) != 3 {
@@ -280,7 +295,7 @@ func TestIngest(t *testing.T) {
 	if first.Files != 2 || first.Inserted < 3 {
 		t.Fatalf("first ingest = %+v", first)
 	}
-	if r := decode[recallJSON](t, ok(t, home, "recall", "ignored gitignore noise", "--project", "repo", "--json")); len(r.Hits) != 0 {
+	if r := decode[recallJSON](t, ok(t, home, "recall", "ignored gitignore noise", "--project", "repo", "--json", "--mode", "lexical")); len(r.Hits) != 0 {
 		t.Fatalf("ignored files were ingested: %+v", r.Hits)
 	}
 	again := decode[ingestJSON](t, ok(t, home, "ingest", repo, "--project", "repo", "--chunk-tokens", "20", "--json"))
@@ -292,7 +307,7 @@ func TestIngest(t *testing.T) {
 	if changed.Unchanged != 1 || changed.Inserted == 0 || changed.Deleted == 0 {
 		t.Fatalf("changed ingest = %+v", changed)
 	}
-	if r := decode[recallJSON](t, ok(t, home, "recall", "redeploy", "--project", "repo", "--json")); len(r.Hits) != 0 {
+	if r := decode[recallJSON](t, ok(t, home, "recall", "redeploy", "--project", "repo", "--json", "--mode", "lexical")); len(r.Hits) != 0 {
 		t.Fatal("stale chunk survived a change")
 	}
 	r := decode[recallJSON](t, ok(t, home, "recall", "rollback workflow", "--project", "repo", "--json"))
@@ -305,7 +320,7 @@ func TestIngest(t *testing.T) {
 	if synced.Removed != 1 {
 		t.Fatalf("sync = %+v", synced)
 	}
-	if r := decode[recallJSON](t, ok(t, home, "recall", "println", "--project", "repo", "--json")); len(r.Hits) != 0 {
+	if r := decode[recallJSON](t, ok(t, home, "recall", "println", "--project", "repo", "--json", "--mode", "lexical")); len(r.Hits) != 0 {
 		t.Fatal("removed file's chunks survived --sync")
 	}
 }

@@ -23,8 +23,11 @@ func runRecall(a *app, args []string) error {
 	fs := a.flags()
 	var ff filterFlags
 	ff.register(fs)
+	a.embedderFlag(fs)
 	k := fs.Int("k", mneme.DefaultK, "number of hits")
 	explain := fs.Bool("explain", false, "say why each hit matched")
+	var o recallOptions
+	o.register(fs)
 	request := fs.String("request", "", "read one JSON request object from FILE (- for standard input)")
 	batch := fs.String("batch", "", "read one JSON request per line from FILE; print one result per line")
 	pos, err := a.parse(fs, args)
@@ -54,9 +57,9 @@ func runRecall(a *app, args []string) error {
 		if err != nil {
 			return err
 		}
-		reqs = []mneme.RecallRequest{{Query: strings.Join(pos, " "), Project: f.Project, Types: f.Types, Kinds: f.Kinds,
-			Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: *k, Explain: *explain,
-			IncludeSuperseded: f.IncludeSuperseded}}
+		reqs = []mneme.RecallRequest{o.request(mneme.RecallRequest{Query: strings.Join(pos, " "), Project: f.Project,
+			Types: f.Types, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: *k,
+			Explain: *explain, IncludeSuperseded: f.IncludeSuperseded})}
 	}
 	if err != nil {
 		return err
@@ -66,11 +69,13 @@ func runRecall(a *app, args []string) error {
 		if queries[i], err = reqs[i].ToQuery(now, clearance); err != nil {
 			return atLine(err, *batch != "", i)
 		}
-		if reqs[i].K < 0 {
-			return atLine(mneme.Invalid("k %d must be at least 1", reqs[i].K), *batch != "", i)
-		}
 	}
-	eng, err := a.open()
+	vectors, hyde := false, false
+	for _, q := range queries {
+		vectors = vectors || q.Mode != mneme.Lexical
+		hyde = hyde || (q.HyDE && q.Hypothesis == nil)
+	}
+	eng, err := a.openForRecall(vectors, hyde)
 	if err != nil {
 		return err
 	}
@@ -156,6 +161,9 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	if a.json {
 		return a.printJSON(recallOutput{ID: id, Result: res})
 	}
+	if res.Degraded {
+		fmt.Fprintln(a.stderr, "note:", res.DegradedReason)
+	}
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(a.stdout, "no memories match")
 	}
@@ -163,7 +171,7 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 		r := h.Record
 		fmt.Fprintf(a.stdout, "%d. [%.2f] %s\n   %s · %s · %s · %s\n", i+1, h.Score, headline(r), r.ID, r.Project, r.Type, r.EventTime().Format(time.DateOnly))
 		if e := h.Explain; e != nil {
-			fmt.Fprintf(a.stdout, "   bm25 %.3f, rank %d, matched %s\n", e.BM25, e.LexicalRank, strings.Join(e.MatchedTerms, ", "))
+			fmt.Fprintf(a.stdout, "   %s\n", explainLine(e))
 		}
 	}
 	return nil
@@ -180,4 +188,28 @@ func headline(r *mneme.Record) string {
 		s = string([]rune(s)[:99]) + "…"
 	}
 	return s
+}
+
+// explainLine is the one-line text form of a hit's explanation.
+func explainLine(e *mneme.Explain) string {
+	if e.Retrieval == "expand" {
+		return fmt.Sprintf("expanded: %s %s", e.Relation, e.ExpandedFrom)
+	}
+	parts := []string{fmt.Sprintf("%s: fused %.3f", e.Retrieval, e.FusedScore)}
+	if e.LexicalRank > 0 {
+		parts = append(parts, fmt.Sprintf("words #%d (bm25 %.3f, matched %s)", e.LexicalRank, e.BM25, strings.Join(e.MatchedTerms, ", ")))
+	}
+	if e.VectorRank > 0 {
+		parts = append(parts, fmt.Sprintf("meaning #%d (cosine %.3f)", e.VectorRank, e.VectorScore))
+	}
+	if e.Recency != nil {
+		parts = append(parts, fmt.Sprintf("recency ×%.3f", *e.Recency))
+	}
+	if r := e.Rerank; r != nil {
+		parts = append(parts, fmt.Sprintf("rerank +%.3f", r.Boost))
+	}
+	if e.MMRSimilarity != nil {
+		parts = append(parts, fmt.Sprintf("similarity to earlier hits %.2f", *e.MMRSimilarity))
+	}
+	return strings.Join(parts, "; ")
 }

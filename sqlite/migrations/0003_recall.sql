@@ -11,3 +11,7 @@ END;
 CREATE TRIGGER vectors_changed_delete AFTER DELETE ON vectors BEGIN
     INSERT INTO changes (rec, lane) VALUES (old.seq, 1);
 END;
+
+-- Recall's expansion reads the turns around a hit in its session.
+CREATE INDEX records_session ON records (project, session_id, event_at) WHERE session_id != '';
+CREATE INDEX records_parent_chunk ON records (source_parent, source_chunk) WHERE source_parent IS NOT NULL;

@@ -1,0 +1,35 @@
+package llm
+
+import "context"
+
+// The OpenAI chat completions API, also served by vLLM, llama.cpp,
+// LM Studio and others at POST /v1/chat/completions.
+type openaiRequest struct {
+	Model       string    `json:"model"`
+	Messages    []message `json:"messages"`
+	Temperature float64   `json:"temperature"` // 0 and a fixed seed: stable hypotheses
+	Seed        int       `json:"seed"`
+	MaxTokens   int       `json:"max_tokens"` // 2-4 sentences fit easily
+}
+
+type openaiResponse struct {
+	Choices []struct {
+		Message message `json:"message"`
+	} `json:"choices"`
+}
+
+func openaiCall(ctx context.Context, g *generator, query string) (string, error) {
+	var headers map[string]string
+	if g.cfg.APIKey != "" {
+		headers = map[string]string{"Authorization": "Bearer " + g.cfg.APIKey}
+	}
+	var res openaiResponse
+	req := openaiRequest{Model: g.cfg.Model, Messages: messages(query), Temperature: 0, Seed: 42, MaxTokens: 200}
+	if err := g.post(ctx, headers, req, &res); err != nil {
+		return "", err
+	}
+	if len(res.Choices) == 0 {
+		return "", nil // reported as "no text" by Hypothesize
+	}
+	return res.Choices[0].Message.Content, nil
+}

@@ -1,0 +1,321 @@
+package mneme
+
+import (
+	"context"
+	"time"
+
+	"github.com/mneme-ai/mneme/internal/textnorm"
+)
+
+// Mode chooses the retrieval lanes of a recall.
+type Mode string
+
+const (
+	Hybrid  Mode = "hybrid"  // words and meaning, fused (the default)
+	Vector  Mode = "vector"  // meaning: nearest embeddings
+	Lexical Mode = "lexical" // words: BM25
+)
+
+// Fusion chooses how hybrid recall combines its two lanes.
+type Fusion string
+
+const (
+	// Weighted adds the lanes' scores, each normalised to 0..1:
+	// alpha·lexical + (1−alpha)·vector.
+	Weighted Fusion = "weighted"
+	// RRF adds 1/(60+rank) over the lanes (reciprocal rank fusion), scaled
+	// so a record first in both lanes scores 1.
+	RRF Fusion = "rrf"
+)
+
+// Defaults chosen with `mneme bench` (see the README's quality table): on
+// both LoCoMo and NFCorpus weighted fusion beat RRF, and alpha 0.3 led at
+// every cutoff.
+const (
+	DefaultFusion = Weighted
+	DefaultAlpha  = 0.3
+	rrfK          = 60
+)
+
+// Query is a recall request.
+type Query struct {
+	Text    string
+	Filter  Filter
+	K       int
+	Explain bool
+
+	Mode     Mode    // "" means Hybrid
+	Fusion   Fusion  // "" means DefaultFusion
+	Alpha    float64 // weight of the lexical lane in weighted fusion; 0 means DefaultAlpha
+	MinScore float64 // drop hits whose final score is below
+
+	Rerank   bool          // rerank the candidates (see rerank.go)
+	MMR      float64       // λ of maximal marginal relevance, in (0, 1]; 0: off
+	Expand   int           // add up to this many neighbours per hit
+	HalfLife time.Duration // recency weighting; 0: off
+	// HyDE embeds a hypothetical answer beside the query: Hypothesis if
+	// given, else one from the engine's generator.
+	HyDE       bool
+	Hypothesis *Hypothesis
+}
+
+// MaxK bounds the number of hits one recall returns.
+const MaxK = 1000
+
+// Hit is one recalled record.
+type Hit struct {
+	ID      string   `json:"id"`
+	Score   float64  `json:"score"`
+	Record  *Record  `json:"record"`
+	Explain *Explain `json:"explain,omitempty"`
+}
+
+// Explain says why a record was recalled. Scores are 0..1; a rank of 0
+// means the lane did not find the record.
+type Explain struct {
+	Retrieval    string   `json:"retrieval"` // bm25, vector, hybrid (both lanes), or expand
+	Fusion       Fusion   `json:"fusion,omitempty"`
+	FusedScore   float64  `json:"fused_score"`
+	LexicalScore float64  `json:"lexical_score"`
+	VectorScore  float64  `json:"vector_score"`
+	BM25         float64  `json:"bm25"`
+	LexicalRank  int      `json:"lexical_rank"`
+	VectorRank   int      `json:"vector_rank"`
+	MatchedTerms []string `json:"matched_terms"`
+	QueryTerms   []string `json:"query_terms"`
+
+	Recency       *float64       `json:"recency,omitempty"` // half-life factor applied
+	Rerank        *RerankExplain `json:"rerank,omitempty"`
+	MMRSimilarity *float64       `json:"mmr_similarity,omitempty"` // to the hits chosen before it
+	ExpandedFrom  string         `json:"expanded_from,omitempty"`
+	Relation      string         `json:"relation,omitempty"` // how an expanded record relates to its hit
+}
+
+// Result is the answer to a recall.
+type Result struct {
+	Hits []Hit `json:"hits"`
+	Mode Mode  `json:"mode"`
+	// Degraded is set when the vector lane could not run, so the hits come
+	// from words alone; DegradedReason says why and what to do.
+	Degraded       bool        `json:"degraded,omitempty"`
+	DegradedReason string      `json:"degraded_reason,omitempty"`
+	HyDE           *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
+	TookMS         float64     `json:"took_ms"`
+}
+
+// check validates q and fills in defaults.
+func (q *Query) check() error {
+	if q.K <= 0 || q.K > MaxK {
+		return Invalid("k %d is out of range: use 1 to %d", q.K, MaxK)
+	}
+	if err := ValidateText(q.Text); err != nil {
+		return Invalid("query: %s", ErrorMessage(err))
+	}
+	switch q.Mode {
+	case "":
+		q.Mode = Hybrid
+	case Hybrid, Vector, Lexical:
+	default:
+		return Invalid("mode %q is not one of hybrid, vector, lexical", q.Mode)
+	}
+	switch q.Fusion {
+	case "":
+		q.Fusion = DefaultFusion
+	case Weighted, RRF:
+	default:
+		return Invalid("fusion %q is not one of weighted, rrf", q.Fusion)
+	}
+	switch {
+	case q.Alpha == 0:
+		q.Alpha = DefaultAlpha
+	case q.Alpha < 0 || q.Alpha > 1:
+		return Invalid("alpha %g is out of range: use 0 to 1 (the weight of words against meaning)", q.Alpha)
+	case q.MinScore < 0 || q.MinScore > 1:
+		return Invalid("min_score %g is out of range: scores run from 0 to 1", q.MinScore)
+	case q.MMR < 0 || q.MMR > 1:
+		return Invalid("mmr %g is out of range: use a λ from 0 (most diverse) to 1 (most relevant), or leave it out", q.MMR)
+	case q.Expand < 0 || q.Expand > 20:
+		return Invalid("expand %d is out of range: use 0 to 20 neighbours per hit", q.Expand)
+	case q.HalfLife < 0:
+		return Invalid("half-life %v is negative: give a duration like 30d", q.HalfLife)
+	}
+	if q.Hypothesis != nil {
+		if q.Mode == Lexical {
+			return Invalid("a hypothesis is embedded, so it needs mode hybrid or vector, not lexical")
+		}
+		q.HyDE = true
+		return q.Hypothesis.Check()
+	}
+	return nil
+}
+
+// Recall returns the records that best match q under its filter: by words
+// (BM25), by meaning (nearest embeddings) or both fused, then shaped by the
+// query's options in a fixed order: recency, rerank, threshold, diversity,
+// expansion.
+func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
+	start := time.Now()
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	if err := e.checkFilter(&q.Filter); err != nil {
+		return nil, err
+	}
+	terms := textnorm.Terms(q.Text)
+	if len(terms) == 0 {
+		return nil, Invalid("query %q has no words to search for", q.Text)
+	}
+	res := &Result{Mode: q.Mode}
+	pool := q.K
+	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
+		pool = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
+	}
+	var lex []LexicalHit
+	if q.Mode != Vector && len(terms) > 0 {
+		var err error
+		if lex, err = e.store.Search(ctx, LexicalQuery{Terms: terms, Filter: q.Filter, K: pool}); err != nil {
+			return nil, err
+		}
+	}
+	var vec []VectorHit
+	if q.Mode != Lexical {
+		var err error
+		if vec, err = e.vectorLane(ctx, &q, res, lex, pool); err != nil {
+			return nil, err
+		}
+	}
+	cands := fuse(lex, vec, q.Fusion, q.Alpha)
+	e.shape(ctx, &q, cands)
+	hits := finalHits(&q, cands, terms)
+	if q.Expand > 0 {
+		var err error
+		if hits, err = e.expand(ctx, &q, hits); err != nil {
+			return nil, err
+		}
+	}
+	res.Hits = hits
+	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
+	return res, nil
+}
+
+// vectorLane embeds the query (and its hypothesis) and searches the
+// vectors. In hybrid mode a lane that cannot run degrades the result
+// instead of failing it; in vector mode it is an error.
+func (e *Engine) vectorLane(ctx context.Context, q *Query, res *Result, lex []LexicalHit, k int) ([]VectorHit, error) {
+	qv, err := e.queryVector(ctx, q, res, lex)
+	if err != nil {
+		if q.Mode == Vector || ErrorCode(err) == EINVALID {
+			return nil, err
+		}
+		res.Degraded, res.DegradedReason = true, "vector lane unavailable, recalled by words alone: "+ErrorMessage(err)
+		return nil, nil
+	}
+	return e.store.VectorSearch(ctx, VectorQuery{Vector: qv, Filter: q.Filter, K: k})
+}
+
+// queryVector embeds the query with the home's embedder.
+func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, lex []LexicalHit) ([]float32, error) {
+	if e.embedder == nil {
+		if e.embedderErr != nil {
+			return nil, &Error{Code: EUNAVAILABLE, Message: ErrorMessage(e.embedderErr), Err: e.embedderErr}
+		}
+		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use --mode lexical")
+	}
+	info := e.embedder.Info()
+	home, ok, err := e.store.HomeEmbedder(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme reindex` to embed the stored memories")
+	case home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim:
+		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
+			home.ID(), home.Version, info.ID(), info.Version)
+	}
+	texts := []string{q.Text}
+	if q.HyDE {
+		h, err := e.hypothesis(ctx, q, lex)
+		switch {
+		case ErrorCode(err) == EUNAVAILABLE: // the model is down: go on with the query alone, and say so
+			res.Degraded, res.DegradedReason = true, "no hypothesis, the generator is unavailable: "+ErrorMessage(err)
+		case err != nil:
+			return nil, err
+		case h != nil:
+			res.HyDE = h
+			texts = append(texts, h.Text)
+		}
+	}
+	vecs, err := e.embedder.Embed(ctx, texts)
+	if err == nil {
+		err = CheckVectors(info, texts, vecs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return meanUnit(vecs), nil
+}
+
+// finalHits orders the candidates, applies the threshold and diversity, and
+// keeps k.
+func finalHits(q *Query, cands []*candidate, terms []string) []Hit {
+	cands = rankByScore(cands)
+	if q.MinScore > 0 {
+		kept := cands[:0]
+		for _, c := range cands {
+			if c.score >= q.MinScore {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
+	if q.MMR > 0 {
+		cands = mmr(cands, q.MMR, q.K)
+	}
+	cands = cands[:min(q.K, len(cands))]
+	hits := make([]Hit, len(cands))
+	for i, c := range cands {
+		hits[i] = Hit{ID: c.rec.ID, Score: round(c.score), Record: c.rec}
+		if q.Explain {
+			hits[i].Explain = c.explain(q, terms)
+		}
+	}
+	return hits
+}
+
+func (c *candidate) explain(q *Query, terms []string) *Explain {
+	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
+		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
+		MatchedTerms: c.matched, QueryTerms: terms, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+	if q.Mode == Hybrid {
+		x.Fusion = q.Fusion
+	}
+	if x.MatchedTerms == nil {
+		x.MatchedTerms = []string{}
+	}
+	if x.QueryTerms == nil {
+		x.QueryTerms = []string{}
+	}
+	return x
+}
+
+func (c *candidate) retrieval() string {
+	switch {
+	case c.lexRank > 0 && c.vecRank > 0:
+		return "hybrid"
+	case c.vecRank > 0:
+		return "vector"
+	}
+	return "bm25"
+}
+
+// meanUnit returns the normalised mean of unit vectors.
+func meanUnit(vs [][]float32) []float32 {
+	out := make([]float32, len(vs[0]))
+	for _, v := range vs {
+		for i, x := range v {
+			out[i] += x
+		}
+	}
+	normalize(out)
+	return out
+}
