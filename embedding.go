@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 )
 
 // EmbedBatch is how many texts go to the embedder at once.
@@ -66,17 +67,70 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record) error {
 			todo = append(todo, r)
 		}
 	}
-	texts := make([]string, len(todo))
-	for i, r := range todo {
-		texts[i] = r.Text
+	texts, err := e.embedInputs(ctx, todo)
+	if err != nil {
+		return err
 	}
 	vecs, err := e.embedTexts(ctx, texts)
 	for i, r := range todo {
 		if err == nil {
-			r.Vector = vecs[i]
+			r.Vector, r.EmbedHash = vecs[i], TextHash(texts[i])
 		}
 	}
 	return err
+}
+
+// embedInputs returns what each record's vector is computed from: its text
+// after the context a reader of the text alone would miss. A conversation
+// turn follows the turn before it in its session ("what pet do you have?"
+// gives meaning to "Oscar, my guinea pig"), so a question finds the answer
+// and not only other questions; a titled record (a document chunk's
+// heading path) follows its title.
+func (e *Engine) embedInputs(ctx context.Context, recs []*Record) ([]string, error) {
+	prev := map[*Record]*Record{}
+	last := map[[2]string]*Record{} // by project and session, within the batch
+	for _, r := range sortedByEvent(recs) {
+		if r.SessionID == "" {
+			continue
+		}
+		key := [2]string{r.Project, r.SessionID}
+		if p := last[key]; p != nil {
+			prev[r] = p
+		} else {
+			probe := *r // not stored yet: it happens now, after what is stored
+			if probe.OccurredAt == nil && probe.CreatedAt.IsZero() {
+				probe.CreatedAt = e.now()
+			}
+			before, _, err := e.store.Neighbours(ctx, &probe, 1)
+			if err != nil {
+				return nil, err
+			}
+			if len(before) > 0 && before[0].Sensitivity != Secret {
+				prev[r] = before[0]
+			}
+		}
+		if r.Sensitivity != Secret {
+			last[key] = r
+		}
+	}
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.Text
+		if p := prev[r]; p != nil {
+			out[i] = p.Text + "\n" + r.Text
+		}
+		if r.Title != "" {
+			out[i] = r.Title + "\n" + out[i]
+		}
+	}
+	return out, nil
+}
+
+// sortedByEvent returns recs in event-time order (stable).
+func sortedByEvent(recs []*Record) []*Record {
+	out := slices.Clone(recs)
+	slices.SortStableFunc(out, func(a, b *Record) int { return a.EventTime().Compare(b.EventTime()) })
+	return out
 }
 
 // embedTexts embeds texts through the cache and the embedder.

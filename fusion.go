@@ -24,51 +24,32 @@ type candidate struct {
 	terms   map[string]bool // for diversity, computed on demand
 }
 
-// fuse merges the lanes into candidates scored 0..1. With one lane
-// present (lexical or vector mode, or a degraded hybrid) its own score is
-// the fused score: BM25 relative to the best hit, or the cosine similarity.
-func fuse(lex []LexicalHit, vec []VectorHit, method Fusion, alpha float64) []*candidate {
-	byID := map[string]*candidate{}
-	var out []*candidate
-	get := func(r *Record) *candidate {
-		c := byID[r.ID]
-		if c == nil {
-			c = &candidate{rec: r}
-			byID[r.ID] = c
-			out = append(out, c)
+// fuse scores the candidates 0..1 from their lane scores, each normalised
+// to 0..1: BM25 relative to the best candidate (0 without a query term),
+// and the cosine similarity (negative counts as 0). When one lane ran
+// (lexical or vector mode, or a degraded hybrid) its score is the fused
+// score.
+func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool) []*candidate {
+	out := make([]*candidate, len(found))
+	_, top := minMax(len(found), func(i int) float64 { return found[i].BM25 })
+	for i, f := range found {
+		c := &candidate{rec: f.Record, lexRank: f.LexicalRank, vecRank: f.VectorRank, bm25: f.BM25,
+			matched: f.MatchedTerms, vecScore: f.Similarity}
+		if top > 0 {
+			c.lexScore = f.BM25 / top
 		}
-		return c
-	}
-	lo, hi := minMax(len(lex), func(i int) float64 { return lex[i].BM25 })
-	for i, h := range lex {
-		c := get(h.Record)
-		c.lexRank, c.bm25, c.matched = i+1, h.BM25, h.MatchedTerms
-		c.lexScore = h.BM25 / hi
-	}
-	vlo, vhi := minMax(len(vec), func(i int) float64 { return vec[i].Score })
-	for i, h := range vec {
-		c := get(h.Record)
-		c.vecRank, c.vecScore = i+1, h.Score
-	}
-	for _, c := range out {
 		switch {
-		case len(vec) == 0:
+		case !vector:
 			c.fused = c.lexScore
-		case len(lex) == 0:
+		case !lexical:
 			c.fused = max(0, c.vecScore)
 		case method == RRF:
 			c.fused = (rrf(c.lexRank) + rrf(c.vecRank)) / (2 * rrf(1))
-		default:
-			l, v := 0.0, 0.0
-			if c.lexRank > 0 {
-				l = scale(c.bm25, lo, hi)
-			}
-			if c.vecRank > 0 {
-				v = scale(c.vecScore, vlo, vhi)
-			}
-			c.fused = alpha*l + (1-alpha)*v
+		default: // cosine is already absolute; BM25 is only comparable within a query
+			c.fused = alpha*c.lexScore + (1-alpha)*max(0, c.vecScore)
 		}
 		c.score = c.fused
+		out[i] = c
 	}
 	return out
 }
@@ -80,10 +61,13 @@ func rrf(rank int) float64 {
 	return 1 / float64(rrfK+rank)
 }
 
+// minMax returns the range of at(0..n-1), skipping NaNs.
 func minMax(n int, at func(int) float64) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for i := range n {
-		lo, hi = min(lo, at(i)), max(hi, at(i))
+		if x := at(i); !math.IsNaN(x) {
+			lo, hi = min(lo, x), max(hi, x)
+		}
 	}
 	return lo, hi
 }

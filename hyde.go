@@ -2,6 +2,7 @@ package mneme
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -53,7 +54,7 @@ func (e *Engine) SetHypothesisGenerator(g HypothesisGenerator) { e.hyde = g }
 // hypothesis returns the query's hypothesis: the one supplied, else the
 // generator's (cached by generator, version and query), else the
 // deterministic one. nil when there is nothing to build one from.
-func (e *Engine) hypothesis(ctx context.Context, q *Query, lex []LexicalHit) (*Hypothesis, error) {
+func (e *Engine) hypothesis(ctx context.Context, q *Query, terms []string) (*Hypothesis, error) {
 	if q.Hypothesis != nil {
 		return q.Hypothesis, nil
 	}
@@ -61,9 +62,14 @@ func (e *Engine) hypothesis(ctx context.Context, q *Query, lex []LexicalHit) (*H
 		h, err := e.hypotheses.get(ctx, e.hyde, q.Text)
 		return &h, err
 	}
+	top, err := e.store.Candidates(ctx, CandidateQuery{Terms: terms, Filter: q.Filter, K: prfDocs})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(top, func(a, b Candidate) int { return a.LexicalRank - b.LexicalRank })
 	var words []string
-	for _, h := range lex[:min(prfDocs, len(lex))] {
-		words = append(words, strings.Fields(h.Record.Text)...)
+	for _, c := range top {
+		words = append(words, strings.Fields(c.Record.Text)...)
 	}
 	if len(words) == 0 {
 		return nil, nil

@@ -78,30 +78,25 @@ func (f *Filter) Match(r *Record) bool {
 	return n == len(f.Tags) || (!f.AllTags && n > 0)
 }
 
-// LexicalQuery asks a store for BM25 top-k under a filter.
-type LexicalQuery struct {
-	Terms  []string // folded words, stopwords removed
+// CandidateQuery asks a store for recall's candidates: the top K of each
+// lane that runs (Terms: BM25 over title, text and tags; Vector: nearest
+// stored vectors) among the records passing Filter.
+type CandidateQuery struct {
+	Terms  []string  // folded words, stopwords removed; nil: no lexical lane
+	Vector []float32 // from the home's embedder, unit length; nil: no vector lane
 	Filter Filter
 	K      int
 }
 
-// LexicalHit is a store's answer: the record, its raw BM25 score (higher is
-// better) and the query terms it contains.
-type LexicalHit struct {
+// Candidate is a record with what each lane that ran says about it. Every
+// candidate is scored by every lane, also the lane that did not rank it in
+// its top K, so fusion compares like with like.
+type Candidate struct {
 	Record       *Record
-	BM25         float64
+	LexicalRank  int     // 1-based rank in the BM25 top K; 0: not in it
+	BM25         float64 // raw BM25 (higher is better; 0: no query term)
 	MatchedTerms []string
-}
-
-// VectorQuery asks a store for the nearest stored vectors under a filter.
-type VectorQuery struct {
-	Vector []float32 // from the home's embedder, L2-normalised
-	Filter Filter
-	K      int
-}
-
-// VectorHit is a store's answer: the record and its cosine similarity.
-type VectorHit struct {
-	Record *Record
-	Score  float64
+	VectorRank   int     // 1-based rank among the nearest K; 0: not in it
+	Similarity   float64 // cosine similarity with the query vector
+	HasVector    bool    // false: the record has no vector (secret, or not embedded yet)
 }

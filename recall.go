@@ -28,12 +28,13 @@ const (
 	RRF Fusion = "rrf"
 )
 
-// Defaults chosen with `mneme bench` (see the README's quality table): on
-// both LoCoMo and NFCorpus weighted fusion beat RRF, and alpha 0.3 led at
-// every cutoff.
+// Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
+// both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
+// nDCG@10; equal weights lead on LoCoMo and keep NFCorpus within 0.01 of
+// its best alpha (0.3).
 const (
 	DefaultFusion = Weighted
-	DefaultAlpha  = 0.3
+	DefaultAlpha  = 0.5
 	rrfK          = 60
 )
 
@@ -166,25 +167,24 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		return nil, Invalid("query %q has no words to search for", q.Text)
 	}
 	res := &Result{Mode: q.Mode}
-	pool := q.K
+	cq := CandidateQuery{Terms: terms, Filter: q.Filter, K: q.K}
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
-		pool = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
+		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
 	}
-	var lex []LexicalHit
-	if q.Mode != Vector && len(terms) > 0 {
-		var err error
-		if lex, err = e.store.Search(ctx, LexicalQuery{Terms: terms, Filter: q.Filter, K: pool}); err != nil {
-			return nil, err
-		}
+	if q.Mode == Vector {
+		cq.Terms = nil
 	}
-	var vec []VectorHit
 	if q.Mode != Lexical {
 		var err error
-		if vec, err = e.vectorLane(ctx, &q, res, lex, pool); err != nil {
+		if cq.Vector, err = e.vectorQuery(ctx, &q, res, terms); err != nil {
 			return nil, err
 		}
 	}
-	cands := fuse(lex, vec, q.Fusion, q.Alpha)
+	found, err := e.store.Candidates(ctx, cq)
+	if err != nil {
+		return nil, err
+	}
+	cands := fuse(found, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
 	e.shape(ctx, &q, cands)
 	hits := finalHits(&q, cands, terms)
 	if q.Expand > 0 {
@@ -198,23 +198,22 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	return res, nil
 }
 
-// vectorLane embeds the query (and its hypothesis) and searches the
-// vectors. In hybrid mode a lane that cannot run degrades the result
+// vectorQuery embeds the query (and its hypothesis) for the vector lane.
+// In hybrid mode a lane that cannot run degrades the result (nil vector)
 // instead of failing it; in vector mode it is an error.
-func (e *Engine) vectorLane(ctx context.Context, q *Query, res *Result, lex []LexicalHit, k int) ([]VectorHit, error) {
-	qv, err := e.queryVector(ctx, q, res, lex)
+func (e *Engine) vectorQuery(ctx context.Context, q *Query, res *Result, terms []string) ([]float32, error) {
+	qv, err := e.queryVector(ctx, q, res, terms)
 	if err != nil {
 		if q.Mode == Vector || ErrorCode(err) == EINVALID {
 			return nil, err
 		}
 		res.Degraded, res.DegradedReason = true, "vector lane unavailable, recalled by words alone: "+ErrorMessage(err)
-		return nil, nil
 	}
-	return e.store.VectorSearch(ctx, VectorQuery{Vector: qv, Filter: q.Filter, K: k})
+	return qv, nil
 }
 
 // queryVector embeds the query with the home's embedder.
-func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, lex []LexicalHit) ([]float32, error) {
+func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms []string) ([]float32, error) {
 	if e.embedder == nil {
 		if e.embedderErr != nil {
 			return nil, &Error{Code: EUNAVAILABLE, Message: ErrorMessage(e.embedderErr), Err: e.embedderErr}
@@ -234,7 +233,7 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, lex []L
 	}
 	texts := []string{q.Text}
 	if q.HyDE {
-		h, err := e.hypothesis(ctx, q, lex)
+		h, err := e.hypothesis(ctx, q, terms)
 		switch {
 		case ErrorCode(err) == EUNAVAILABLE: // the model is down: go on with the query alone, and say so
 			res.Degraded, res.DegradedReason = true, "no hypothesis, the generator is unavailable: "+ErrorMessage(err)

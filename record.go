@@ -86,6 +86,9 @@ type Record struct {
 	// Vector is the record's embedding on its way into the store; it is
 	// not part of the record's JSON (export carries no vectors).
 	Vector []float32 `json:"-"`
+	// EmbedHash is the TextHash of what Vector was computed from (the text
+	// in its context): the embedding cache key.
+	EmbedHash string `json:"-"`
 }
 
 // Source says where a record came from. Chunks of a document name the

@@ -16,13 +16,12 @@ type Store interface {
 	// List returns up to limit records passing f, newest first, and the
 	// cursor of the next page ("" at the end).
 	List(ctx context.Context, f Filter, limit int, cursor string) ([]*Record, string, error)
-	// Search returns the BM25 top-k among the records passing q.Filter.
-	Search(ctx context.Context, q LexicalQuery) ([]LexicalHit, error)
-	// VectorSearch returns the records passing q.Filter whose vectors are
-	// nearest q.Vector, best first: the true top-k under the filter, or as
-	// near as the index gets without one. None while the home has no
-	// embedder.
-	VectorSearch(ctx context.Context, q VectorQuery) ([]VectorHit, error)
+	// Candidates returns the union of each lane's top q.K among the records
+	// passing q.Filter (in no particular order), each scored by both lanes.
+	// The lexical top K is exact; the vector top K is exact under a
+	// selective filter and as near as the index gets otherwise. The vector
+	// lane finds nothing while the home has no embedder.
+	Candidates(ctx context.Context, q CandidateQuery) ([]Candidate, error)
 	// Neighbours returns up to n records on each side of r, nearest first:
 	// the chunks beside it in its document, else the records before and
 	// after it (by event time) in its session. None if it has neither.

@@ -33,39 +33,89 @@ func load(b *testing.B, n int) *mneme.Engine {
 	return eng
 }
 
+type namedFilter struct {
+	name string
+	f    mneme.Filter
+}
+
+// filters are the recall benchmarks' filters: none, half the records
+// (project p0 holds half), a small slice, and tags with a time range.
+func filters() []namedFilter {
+	since := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	until := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	return []namedFilter{
+		{"none", mneme.Filter{}},
+		{"big-project", mneme.Filter{Project: "p0"}},
+		{"small-project+type", mneme.Filter{Project: "p7", Types: []mneme.Type{mneme.Episodic}}},
+		{"tags+time", mneme.Filter{Tags: []string{"t3", "t4"}, Since: &since, Until: &until}},
+	}
+}
+
+// timeRecalls runs q with a new query text each iteration and reports the
+// latency percentiles. A degraded result (no vector lane) fails.
+func timeRecalls(b *testing.B, eng *mneme.Engine, q mneme.Query) {
+	c := benchdata.New(2, 30_000)
+	var lat []time.Duration
+	for b.Loop() {
+		q.Text = c.Query()
+		t0 := time.Now()
+		res, err := eng.Recall(context.Background(), q)
+		lat = append(lat, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Degraded {
+			b.Fatal(res.DegradedReason)
+		}
+	}
+	benchdata.ReportPercentiles(b, lat)
+}
+
 // BenchmarkLexicalRecall measures in-process BM25 recall latency at 100,000
 // records of ~30 words, unfiltered and under filters; p50 and p99 are over
 // the b.N queries (run with -benchtime=2000x).
 func BenchmarkLexicalRecall(b *testing.B) {
 	for _, n := range []int{100_000} {
 		eng := load(b, n)
-		since := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
-		until := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
-		filters := []struct {
-			name string
-			f    mneme.Filter
-		}{
-			{"none", mneme.Filter{}},
-			{"big-project", mneme.Filter{Project: "p0"}},
-			{"small-project+type", mneme.Filter{Project: "p7", Types: []mneme.Type{mneme.Episodic}}},
-			{"tags+time", mneme.Filter{Tags: []string{"t3", "t4"}, Since: &since, Until: &until}},
-		}
-		for _, fl := range filters {
+		for _, fl := range filters() {
 			b.Run(fmt.Sprintf("n=%d/filter=%s", n, fl.name), func(b *testing.B) {
-				c := benchdata.New(2, 30_000)
-				queries := make([]string, 1000)
-				for i := range queries {
-					queries[i] = c.Query()
-				}
-				var lat []time.Duration
-				for i := 0; b.Loop(); i++ {
-					t0 := time.Now()
-					if _, err := eng.Recall(context.Background(), mneme.Query{Text: queries[i%len(queries)], K: 10, Filter: fl.f}); err != nil {
-						b.Fatal(err)
-					}
-					lat = append(lat, time.Since(t0))
-				}
-				benchdata.ReportPercentiles(b, lat)
+				timeRecalls(b, eng, mneme.Query{K: 10, Filter: fl.f, Mode: mneme.Lexical})
+			})
+		}
+	}
+}
+
+// BenchmarkHybridRecall measures warm in-process recall at 100,000 records
+// with the built-in model: every record has a synthetic clustered 384-d
+// unit vector, and each query is embedded by the model (included in the
+// latency). Hybrid under each filter, then lexical and vector alone for the
+// split; rss-MB and hwm-MB are the benchmark process's resident set after
+// the queries and at its peak, the benchmark's own data included (run with
+// -benchtime=300x).
+func BenchmarkHybridRecall(b *testing.B) {
+	em := benchdata.MiniLM(b)
+	const n = 100_000
+	ctx := context.Background()
+	eng := load(b, n)
+	if _, err := benchdata.AddVectors(ctx, eng.Store(), em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256)); err != nil {
+		b.Fatal(err)
+	}
+	eng.SetEmbedder(em)
+	// The first vector recall builds the index from the table, and the
+	// first embedding sizes the model's buffers: both before any timing.
+	res, err := eng.Recall(ctx, mneme.Query{Text: "how do we warm up", K: 10})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.Degraded {
+		b.Fatal(res.DegradedReason)
+	}
+	modes := map[mneme.Mode][]namedFilter{mneme.Hybrid: filters(), mneme.Lexical: filters()[:1], mneme.Vector: filters()[:1]}
+	for _, mode := range []mneme.Mode{mneme.Hybrid, mneme.Lexical, mneme.Vector} {
+		for _, fl := range modes[mode] {
+			b.Run(fmt.Sprintf("n=%d/mode=%s/filter=%s", n, mode, fl.name), func(b *testing.B) {
+				timeRecalls(b, eng, mneme.Query{K: 10, Filter: fl.f, Mode: mode})
+				benchdata.ReportRSS(b)
 			})
 		}
 	}

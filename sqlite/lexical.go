@@ -84,7 +84,20 @@ func (s *Store) loadLexical(ctx context.Context, tx *sql.Tx, first, last int64) 
 
 // docColumns are what the index needs of a record.
 const docColumns = `r.seq, r.title, r.text, r.tags, r.project, r.type, r.kind, r.status, r.sensitivity, r.key,
-	coalesce(r.expires_at, 0), r.event_at, r.created_at`
+	coalesce(r.expires_at, 0), r.event_at, r.created_at, ` + neighbourTurns
+
+// neighbourTurns is the text of the turns before and after r in its
+// session, never a secret one: their words say what a reply or a question
+// is about. Triggers log a turn's change as a change of its neighbours, so
+// this context stays current.
+const neighbourTurns = `coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
+	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
+	AND (p.event_at < r.event_at OR (p.event_at = r.event_at AND p.seq < r.seq))
+	ORDER BY p.event_at DESC, p.seq DESC LIMIT 1), '') || ' ' ||
+	coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
+	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
+	AND (p.event_at > r.event_at OR (p.event_at = r.event_at AND p.seq > r.seq))
+	ORDER BY p.event_at ASC, p.seq ASC LIMIT 1), '')`
 
 // applyLexical brings ix from generation gen to the rows as they are now.
 func applyLexical(ctx context.Context, tx *sql.Tx, ix *bm25.Index, gen int64) error {
@@ -127,7 +140,7 @@ func applyRows(ctx context.Context, tx *sql.Tx, ix *bm25.Index, query string, ar
 		var tags string
 		a := &d.Attrs
 		if err := rows.Scan(&d.Key, &d.Title, &d.Text, &tags, &a.Project, &a.Type, &a.Kind, &a.Status, &a.Sensitivity, &a.Key,
-			&a.Expires, &a.Event, &a.Created); err != nil {
+			&a.Expires, &a.Event, &a.Created, &d.Context); err != nil {
 			return err
 		}
 		if err := unmarshalTags(tags, &a.Tags); err != nil {

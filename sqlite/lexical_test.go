@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/sqlite"
@@ -130,4 +131,49 @@ func containsID(res *mneme.Result, id string) bool {
 		}
 	}
 	return false
+}
+
+// TestConversationContext: a turn is found by the words of the turns beside
+// it, and that context follows inserts, deletes and secrecy.
+func TestConversationContext(t *testing.T) {
+	ctx := context.Background()
+	eng := open(t, t.TempDir())
+	defer eng.Close()
+	at := func(min int) *time.Time { v := time.Date(2026, 1, 1, 10, min, 0, 0, time.UTC); return &v }
+	turn := func(text string, min int, sens mneme.Sensitivity) string {
+		res, err := eng.Remember(ctx, []*mneme.Record{{Text: text, SessionID: "s1", OccurredAt: at(min), Sensitivity: sens}}, mneme.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.ID
+	}
+	find := func(q string) []string {
+		res, err := eng.Recall(ctx, mneme.Query{Text: q, K: 10, Mode: mneme.Lexical})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		return ids
+	}
+	question := turn("Which pet do you have?", 0, "")
+	answer := turn("Oscar, my guinea pig.", 1, "")
+	if got := find("pet"); len(got) != 2 || got[0] != question || got[1] != answer {
+		t.Fatalf("pet: %v, want the question then the answer %v", got, []string{question, answer})
+	}
+	if got := find("guinea"); len(got) != 2 || got[0] != answer { // the question is indexed with its answer too
+		t.Fatalf("guinea: %v", got)
+	}
+	if _, err := eng.Forget(ctx, []string{question}); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("pet"); len(got) != 0 {
+		t.Fatalf("a deleted turn's words still find its neighbour: %v", got)
+	}
+	turn("my pet password is hunter2", 0, mneme.Secret)
+	if got := find("hunter2"); len(got) != 0 {
+		t.Fatalf("a secret turn's words leaked into its neighbour: %v", got)
+	}
 }

@@ -7,60 +7,76 @@ import (
 	"github.com/mneme-ai/mneme/index/bm25"
 )
 
-// Search returns the BM25 top-k among the records passing q.Filter. The
-// filter runs inside the index, so a filtered search returns its true top-k.
-func (s *Store) Search(ctx context.Context, q mneme.LexicalQuery) ([]mneme.LexicalHit, error) {
-	d, err := s.indexes(ctx, false)
+// Candidates runs the lanes q asks for over the derived indexes, caught up
+// together, and scores every candidate in both. The BM25 index holds every
+// record's filter attributes, so it filters inside its own search and
+// selects the keys the vector index may return.
+func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) ([]mneme.Candidate, error) {
+	d, err := s.indexes(ctx, q.Vector != nil)
 	if err != nil {
 		return nil, translate(err, "search")
 	}
-	found := d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: indexFilter(q.Filter)})
-	if len(found) == 0 {
-		return nil, nil
-	}
-	recs, err := s.bySeq(ctx, len(found), func(i int) int64 { return found[i].Key })
-	if err != nil {
-		return nil, translate(err, "search")
-	}
-	hits := make([]mneme.LexicalHit, 0, len(found))
-	for _, h := range found {
-		if r := recs[h.Key]; r != nil { // nil: deleted since the index caught up
-			hits = append(hits, mneme.LexicalHit{Record: r, BM25: h.Score, MatchedTerms: h.Matched})
-		}
-	}
-	return hits, nil
-}
-
-// VectorSearch returns the nearest vectors among the records passing
-// q.Filter. The BM25 index holds every record's filter attributes, so it
-// selects the allowed keys and the vector index searches among those.
-func (s *Store) VectorSearch(ctx context.Context, q mneme.VectorQuery) ([]mneme.VectorHit, error) {
-	d, err := s.indexes(ctx, true)
-	if err != nil {
-		return nil, translate(err, "search vectors")
-	}
-	if d.vec == nil {
-		return nil, nil
-	}
-	if len(q.Vector) != d.info.Dim {
+	vectors := q.Vector != nil && d.vec != nil
+	if vectors && len(q.Vector) != d.info.Dim {
 		return nil, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
 	}
-	allowed := d.lex.Select(indexFilter(q.Filter))
-	if allowed.Len() == 0 {
-		return nil, nil
+	filter := indexFilter(q.Filter)
+	var keys []int64
+	at := map[int64]*mneme.Candidate{}
+	get := func(key int64) *mneme.Candidate {
+		c := at[key]
+		if c == nil {
+			c = &mneme.Candidate{}
+			at[key] = c
+			keys = append(keys, key)
+		}
+		return c
 	}
-	found := d.vec.Search(q.Vector, q.K, allowed.Has)
-	recs, err := s.bySeq(ctx, len(found), func(i int) int64 { return found[i].Key })
-	if err != nil {
-		return nil, translate(err, "search vectors")
-	}
-	hits := make([]mneme.VectorHit, 0, len(found))
-	for _, h := range found {
-		if r := recs[h.Key]; r != nil {
-			hits = append(hits, mneme.VectorHit{Record: r, Score: float64(h.Score)})
+	if len(q.Terms) > 0 {
+		for i, h := range d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: filter}) {
+			c := get(h.Key)
+			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.Score, h.Matched
 		}
 	}
-	return hits, nil
+	if vectors {
+		if allowed := d.lex.Select(filter); allowed.Len() > 0 {
+			for i, h := range d.vec.Search(q.Vector, q.K, allowed.Has) {
+				c := get(h.Key)
+				c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	if len(q.Terms) > 0 { // the lexical score of what only the vector lane found
+		for i, h := range d.lex.Score(q.Terms, keys) {
+			if c := at[keys[i]]; c.LexicalRank == 0 {
+				c.BM25, c.MatchedTerms = h.Score, h.Matched
+			}
+		}
+	}
+	if vectors { // and the similarity of what only the lexical lane found
+		sims, ok := d.vec.Score(q.Vector, keys)
+		for i, key := range keys {
+			if c := at[key]; c.VectorRank == 0 {
+				c.Similarity, c.HasVector = float64(sims[i]), ok[i]
+			}
+		}
+	}
+	recs, err := s.bySeq(ctx, len(keys), func(i int) int64 { return keys[i] })
+	if err != nil {
+		return nil, translate(err, "search")
+	}
+	out := make([]mneme.Candidate, 0, len(keys))
+	for _, key := range keys {
+		if r := recs[key]; r != nil { // nil: deleted since the indexes caught up
+			c := at[key]
+			c.Record = r
+			out = append(out, *c)
+		}
+	}
+	return out, nil
 }
 
 // indexFilter translates a record filter into the index's terms.

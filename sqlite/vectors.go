@@ -129,8 +129,11 @@ func (w *writer) putVector(r *mneme.Record) error {
 		info.ID(), info.Version, info.Dim, blob, r.ID); err != nil {
 		return err
 	}
+	if r.EmbedHash == "" {
+		return nil
+	}
 	_, err := w.exec(`INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES (?, ?, ?, ?)
-		ON CONFLICT DO NOTHING`, info.ID(), info.Version, mneme.TextHash(r.Text), blob)
+		ON CONFLICT DO NOTHING`, info.ID(), info.Version, r.EmbedHash, blob)
 	return err
 }
 

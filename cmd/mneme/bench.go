@@ -41,15 +41,16 @@ func runBench(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
 	keep := fs.Bool("keep", false, "keep the temporary data directory and print its path")
+	var o recallOptions
+	o.register(fs)
+	var modes listFlag
+	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 2 || (pos[0] != "locomo" && pos[0] != "beir") {
 		return mneme.Invalid("bench takes a dataset and its path: mneme bench locomo FILE, or mneme bench beir DIR")
-	}
-	if a.embedder == "" {
-		a.embedder = "none" // recall is lexical: vectors would cost time and change nothing
 	}
 	if a.home, err = os.MkdirTemp("", "mneme-bench-"); err != nil {
 		return mneme.InternalError(err, "create a temporary data directory")
@@ -64,11 +65,15 @@ func runBench(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	ms, err := benchModes(o, modes, eng.Embedder() != nil)
+	if err != nil {
+		return err
+	}
 	var rep *benchReport
 	if pos[0] == "locomo" {
-		rep, err = benchLoCoMo(a, eng, pos[1])
+		rep, err = benchLoCoMo(a, eng, pos[1], ms)
 	} else {
-		rep, err = benchBEIR(a, eng, pos[1])
+		rep, err = benchBEIR(a, eng, pos[1], ms)
 	}
 	if err != nil {
 		return err
@@ -80,11 +85,57 @@ func runBench(a *app, args []string) error {
 	return nil
 }
 
+// benchMode is one way of recalling that a benchmark measures.
+type benchMode struct {
+	name string
+	req  mneme.RecallRequest // the options; query, project and k are set per question
+}
+
+// benchModes are the named modes (lexical, vector, hybrid, hybrid+expand),
+// each with the recall options given on the command line. Without an
+// embedder only lexical can run.
+func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, error) {
+	if len(names) == 0 {
+		names = []string{"lexical", "vector", "hybrid", "hybrid+expand"}
+		if !vectors {
+			names = names[:1]
+		}
+	}
+	base := o.request(mneme.RecallRequest{})
+	var out []benchMode
+	for _, name := range names {
+		r := base
+		switch name {
+		case "lexical", "vector", "hybrid":
+			r.Mode = mneme.Mode(name)
+		case "hybrid+expand":
+			r.Mode, r.Expand = mneme.Hybrid, max(r.Expand, 2)
+		default:
+			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", name)
+		}
+		if !vectors && r.Mode != mneme.Lexical {
+			return nil, mneme.Invalid("mode %s needs an embedder: drop --embedder none, or measure --modes lexical", name)
+		}
+		out = append(out, benchMode{name, r})
+	}
+	return out, nil
+}
+
 // recallIDs runs one recall through the Engine, as the CLI does, and
-// returns the hits' record ids and the time it took.
-func recallIDs(a *app, eng *mneme.Engine, text, project string, k int) ([]string, time.Duration, error) {
+// returns the hits' record ids (expanded records right after their hit) and
+// the time it took.
+func recallIDs(a *app, eng *mneme.Engine, m benchMode, text, project string, k int) ([]string, time.Duration, error) {
+	req := m.req
+	req.Query, req.Project, req.K = text, project, k
+	q, err := req.ToQuery(time.Now(), mneme.Internal)
+	if mneme.ErrorCode(err) == mneme.EINVALID { // a question of punctuation retrieves nothing
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
 	t0 := time.Now()
-	res, err := eng.Recall(a.ctx, mneme.Query{Text: text, K: k, Filter: mneme.Filter{Project: project}})
+	res, err := eng.Recall(a.ctx, q)
 	took := time.Since(t0)
 	if mneme.ErrorCode(err) == mneme.EINVALID { // a question of stopwords and punctuation retrieves nothing
 		return nil, took, nil
@@ -109,7 +160,7 @@ func expand(ids []string, owner map[string][]string) []string {
 	return out
 }
 
-func benchLoCoMo(a *app, eng *mneme.Engine, path string) (*benchReport, error) {
+func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode) (*benchReport, error) {
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {
 		return nil, mneme.Invalid("%v", err)
@@ -133,6 +184,19 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string) (*benchReport, error) {
 		rep.Records += len(recs)
 	}
 	rep.IngestSeconds = time.Since(t0).Seconds()
+	for _, m := range modes {
+		r, err := locomoMode(a, eng, m, convs, owner)
+		if err != nil {
+			return nil, err
+		}
+		rep.Modes = append(rep.Modes, r)
+	}
+	return rep, nil
+}
+
+// locomoMode asks every question in one mode: recall@k per category, over
+// the question's conversation only.
+func locomoMode(a *app, eng *mneme.Engine, m benchMode, convs []eval.Conversation, owner map[string][]string) (modeReport, error) {
 	ks := []int{1, 5, 10, 25}
 	sums := map[string]map[string]float64{}
 	add := func(group, metric string, v float64) {
@@ -144,9 +208,9 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string) (*benchReport, error) {
 	var lat []time.Duration
 	for _, c := range convs {
 		for _, q := range c.Questions {
-			ids, took, err := recallIDs(a, eng, q.Text, c.ID, 25)
+			ids, took, err := recallIDs(a, eng, m, q.Text, c.ID, 25)
 			if err != nil {
-				return nil, err
+				return modeReport{}, err
 			}
 			lat = append(lat, took)
 			groups := []string{fmt.Sprint(q.Category)}
@@ -161,11 +225,10 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string) (*benchReport, error) {
 			}
 		}
 	}
-	rep.Modes = []modeReport{finish("lexical", sums, lat)}
-	return rep, nil
+	return finish(m.name, sums, lat), nil
 }
 
-func benchBEIR(a *app, eng *mneme.Engine, dir string) (*benchReport, error) {
+func benchBEIR(a *app, eng *mneme.Engine, dir string, modes []benchMode) (*benchReport, error) {
 	b, err := eval.LoadBEIR(dir)
 	if err != nil {
 		return nil, mneme.Invalid("%v", err)
@@ -203,20 +266,22 @@ func benchBEIR(a *app, eng *mneme.Engine, dir string) (*benchReport, error) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	sums := map[string]map[string]float64{"all": {}}
-	var lat []time.Duration
-	for _, qid := range ids {
-		hits, took, err := recallIDs(a, eng, b.Queries[qid], "beir", 100)
-		if err != nil {
-			return nil, err
+	for _, m := range modes {
+		sums := map[string]map[string]float64{"all": {}}
+		var lat []time.Duration
+		for _, qid := range ids {
+			hits, took, err := recallIDs(a, eng, m, b.Queries[qid], "beir", 100)
+			if err != nil {
+				return nil, err
+			}
+			lat = append(lat, took)
+			docs := expand(hits, owner)
+			sums["all"]["n"]++
+			sums["all"]["ndcg@10"] += eval.NDCGAt(docs, b.Qrels[qid], 10)
+			sums["all"]["recall@100"] += eval.RecallRelevantAt(docs, b.Qrels[qid], 100)
 		}
-		lat = append(lat, took)
-		docs := expand(hits, owner)
-		sums["all"]["n"]++
-		sums["all"]["ndcg@10"] += eval.NDCGAt(docs, b.Qrels[qid], 10)
-		sums["all"]["recall@100"] += eval.RecallRelevantAt(docs, b.Qrels[qid], 100)
+		rep.Modes = append(rep.Modes, finish(m.name, sums, lat))
 	}
-	rep.Modes = []modeReport{finish("lexical", sums, lat)}
 	return rep, nil
 }
 

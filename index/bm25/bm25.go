@@ -22,12 +22,17 @@ const (
 	tagWeight   = 1.5
 )
 
+// ContextWeight weighs a document's context (the turns beside it in a
+// conversation): it says what the document is about, less than its text.
+var ContextWeight float32 = 0.5
+
 // Doc is what the index needs of a record.
 type Doc struct {
-	Key   int64 // the store's identity for the record
-	Title string
-	Text  string
-	Attrs Attrs
+	Key     int64 // the store's identity for the record
+	Title   string
+	Text    string
+	Context string // the turns beside it in its conversation, if any
+	Attrs   Attrs
 }
 
 // Attrs are the filterable attributes of a document.
@@ -88,7 +93,7 @@ func (ix *Index) Put(d Doc) {
 	for _, f := range []struct {
 		text   string
 		weight float32
-	}{{d.Title, titleWeight}, {d.Text, 1}} {
+	}{{d.Title, titleWeight}, {d.Text, 1}, {d.Context, ContextWeight}} {
 		for _, t := range terms(f.text) {
 			tf[t] += f.weight
 			length += f.weight
@@ -123,14 +128,7 @@ func (ix *Index) Delete(key int64) {
 }
 
 func (ix *Index) remove(key int64) {
-	if ix.byKey == nil { // a decoded index builds its key map on first use
-		ix.byKey = make(map[int64]uint32, len(ix.keys))
-		for n, k := range ix.keys {
-			if ix.alive[n] {
-				ix.byKey[k] = uint32(n)
-			}
-		}
-	}
+	ix.buildKeyMap()
 	n, ok := ix.byKey[key]
 	if !ok {
 		return
@@ -141,6 +139,20 @@ func (ix *Index) remove(key int64) {
 	ix.totalLen -= float64(ix.lens[n])
 	if dead := len(ix.keys) - ix.live; dead > 1024 && dead > ix.live/4 {
 		ix.compact()
+	}
+}
+
+// buildKeyMap builds the key map of a decoded index, which starts without
+// one (most processes only search).
+func (ix *Index) buildKeyMap() {
+	if ix.byKey != nil {
+		return
+	}
+	ix.byKey = make(map[int64]uint32, len(ix.keys))
+	for n, k := range ix.keys {
+		if ix.alive[n] {
+			ix.byKey[k] = uint32(n)
+		}
 	}
 }
 
@@ -229,19 +241,12 @@ func (ix *Index) Search(q Query) []Hit {
 		acc.matched = make([]uint64, len(ix.keys))
 	}
 	avg := float32(ix.totalLen / float64(ix.live))
-	n := float64(ix.live)
 	for qi, w := range q.Terms[:min(len(q.Terms), 64)] {
 		p := ix.postings(Stem(w))
 		if p == nil || len(p.tfs) != len(p.docs) {
 			continue
 		}
-		df := 0
-		for _, d := range p.docs {
-			if int(d) < len(ix.alive) && ix.alive[d] {
-				df++
-			}
-		}
-		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
+		idf := ix.idf(p)
 		for i, d := range p.docs {
 			if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
 				continue
@@ -274,6 +279,18 @@ func (ix *Index) Search(q Query) []Hit {
 		out[i] = Hit{Key: s.key, Score: float64(s.score), Matched: matchedTerms(q.Terms, s.matched)}
 	}
 	return out
+}
+
+// idf is a term's inverse document frequency over the live documents.
+func (ix *Index) idf(p *plist) float32 {
+	df := 0
+	for _, d := range p.docs {
+		if int(d) < len(ix.alive) && ix.alive[d] {
+			df++
+		}
+	}
+	n := float64(ix.live)
+	return float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
 }
 
 func matchedTerms(terms []string, bits uint64) []string {
@@ -309,4 +326,55 @@ func (h *hitHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// Score returns the BM25 score and matched terms of each live document in
+// keys (in that order; a missing or non-matching key scores 0), as Search
+// would score it. Hybrid recall uses it to give the lexical score of the
+// records only the vector lane found.
+func (ix *Index) Score(terms []string, keys []int64) []Hit {
+	ix.ensureKeyMap()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := make([]Hit, len(keys))
+	want := make(map[uint32]int, len(keys))
+	for i, k := range keys {
+		out[i].Key = k
+		if n, ok := ix.byKey[k]; ok {
+			want[n] = i
+		}
+	}
+	if ix.live == 0 || len(want) == 0 {
+		return out
+	}
+	avg := float32(ix.totalLen / float64(ix.live))
+	for qi, w := range terms[:min(len(terms), 64)] {
+		p := ix.postings(Stem(w))
+		if p == nil || len(p.tfs) != len(p.docs) {
+			continue
+		}
+		idf := ix.idf(p)
+		for j, d := range p.docs {
+			if i, ok := want[d]; ok && ix.alive[d] {
+				tf := p.tfs[j]
+				out[i].Score += float64(idf * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg)))
+				if !slices.Contains(out[i].Matched, terms[qi]) {
+					out[i].Matched = append(out[i].Matched, terms[qi])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ensureKeyMap builds the key map of a decoded index on first use.
+func (ix *Index) ensureKeyMap() {
+	ix.mu.RLock()
+	built := ix.byKey != nil
+	ix.mu.RUnlock()
+	if !built {
+		ix.mu.Lock()
+		ix.buildKeyMap()
+		ix.mu.Unlock()
+	}
 }

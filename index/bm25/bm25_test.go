@@ -163,6 +163,15 @@ func TestSearchMatchesReference(t *testing.T) {
 		for qi := range 60 {
 			q := Query{Terms: []string{words[rng.IntN(len(words))], words[rng.IntN(len(words))]}, K: 1 + rng.IntN(12), Filter: filters[qi%len(filters)]}
 			got, want := index.Search(q), reference(docs, q)
+			keys := []int64{-5, 1 << 40}
+			for _, h := range got {
+				keys = append(keys, h.Key)
+			}
+			for i, h := range index.Score(q.Terms, keys) { // Score agrees with Search
+				if i < 2 && (h.Score != 0 || h.Matched != nil) || i >= 2 && (math.Abs(h.Score-got[i-2].Score) > 1e-4 || !reflect.DeepEqual(h.Matched, got[i-2].Matched)) {
+					t.Fatalf("round %d query %+v: Score(%d) = %+v", round, q, keys[i], h)
+				}
+			}
 			if len(got) != len(want) {
 				t.Fatalf("round %d query %+v: %d hits, want %d", round, q, len(got), len(want))
 			}

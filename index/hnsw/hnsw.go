@@ -16,11 +16,18 @@ import (
 )
 
 // Config sets the index shape. Zero fields take defaults.
+//
+// The defaults are measured on 100k real all-MiniLM-L6-v2 sentence vectors
+// (real_bench_test.go, 2 cores): M 16, EfConstruction 100 and EfSearch 128
+// give recall@10 0.980 against Exact at 0.25 ms p50 per query, building
+// 5,000–5,500 vectors/s. EfSearch 64 gave only 0.953 there. EfConstruction
+// 200 reaches the same recall about 15% faster but halves the build rate;
+// M 24 is no better per unit of search time and builds no faster.
 type Config struct {
 	Dim            int    // vector length (required)
 	M              int    // neighbours per node on upper levels; 2M on level 0 (default 16)
-	EfConstruction int    // beam width while inserting (default 100: measured, see bench_test.go)
-	EfSearch       int    // beam width while searching, at least k (default 64)
+	EfConstruction int    // beam width while inserting (default 100)
+	EfSearch       int    // beam width while searching, at least k (default 128)
 	Seed           uint64 // level assignment; same seed and insertion order, same graph
 }
 
@@ -73,7 +80,7 @@ func New(cfg Config) *Index {
 		cfg.EfConstruction = 100
 	}
 	if cfg.EfSearch <= 0 {
-		cfg.EfSearch = 64
+		cfg.EfSearch = 128
 	}
 	cfg.EfConstruction = max(cfg.EfConstruction, cfg.M)
 	return &Index{cfg: cfg, m0: 2 * cfg.M, mL: 1 / math.Log(float64(cfg.M)),

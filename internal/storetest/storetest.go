@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		"EmbedderMismatch":       testEmbedderMismatch,
 		"IngestEmbeds":           testIngestEmbeds,
 		"VectorSearch":           testVectorSearch,
+		"EmbedsWithContext":      testEmbedsWithContext,
 	}
 	names := make([]string, 0, len(tests))
 	for n := range tests {

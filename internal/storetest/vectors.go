@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
@@ -108,5 +109,33 @@ func testIngestEmbeds(t *testing.T, f *fixture) {
 	}
 	if n := unembedded(t, f); n != 0 {
 		t.Fatalf("%d chunks without a vector after a change", n)
+	}
+}
+
+// testEmbedsWithContext: a conversation turn is embedded after the turn
+// before it (stored earlier, or earlier in the same batch), a titled record
+// after its title; never after a secret turn.
+func testEmbedsWithContext(t *testing.T, f *fixture) {
+	e := withEmbedder(t, f, 16)
+	f.remember(mneme.Record{Text: "Which pet do you have?", SessionID: "s"})
+	f.now = f.now.Add(time.Minute)
+	f.remember(mneme.Record{Text: "Oscar, my guinea pig.", SessionID: "s"})
+	batch := []*mneme.Record{
+		{Text: "the vault code is 1234", SessionID: "t", Sensitivity: mneme.Secret, OccurredAt: ptr(f.now.Add(-3 * time.Minute))},
+		{Text: "Noted.", SessionID: "t", OccurredAt: ptr(f.now.Add(-2 * time.Minute))},
+		{Text: "Anything else?", SessionID: "t", OccurredAt: ptr(f.now.Add(-time.Minute))},
+		{Title: "Deploy", Text: "Run make release."},
+	}
+	if _, err := f.eng.Remember(f.ctx, batch, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Which pet do you have?\nOscar, my guinea pig.", "Noted.", "Noted.\nAnything else?", "Deploy\nRun make release."}
+	hashes := make([]string, len(want))
+	for i, w := range want {
+		hashes[i] = mneme.TextHash(w)
+	}
+	cached, err := f.eng.Store().CachedVectors(f.ctx, e.Info(), hashes)
+	if err != nil || len(cached) != len(want) {
+		t.Fatalf("embedded inputs: %d of %d expected ones cached (%v)", len(cached), len(want), err)
 	}
 }

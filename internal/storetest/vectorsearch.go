@@ -18,7 +18,7 @@ import (
 // secret record, and rejects a query of the wrong dimension.
 func testVectorSearch(t *testing.T, f *fixture) {
 	store := f.eng.Store()
-	if hits, err := store.VectorSearch(f.ctx, mneme.VectorQuery{Vector: make([]float32, 16), K: 5, Filter: f.filter(mneme.Filter{})}); err != nil || len(hits) != 0 {
+	if hits, err := store.Candidates(f.ctx, mneme.CandidateQuery{Vector: make([]float32, 16), K: 5, Filter: f.filter(mneme.Filter{})}); err != nil || len(hits) != 0 {
 		t.Fatalf("a home without an embedder: %d hits, %v", len(hits), err)
 	}
 	e := withEmbedder(t, f, 16)
@@ -56,10 +56,7 @@ func testVectorSearch(t *testing.T, f *fixture) {
 		fl := f.filter(fl)
 		for _, text := range queries {
 			vec, _ := e.Embed(f.ctx, []string{text})
-			got, err := store.VectorSearch(f.ctx, mneme.VectorQuery{Vector: vec[0], K: 7, Filter: fl})
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := vectorHits(t, f, mneme.CandidateQuery{Vector: vec[0], K: 7, Filter: fl})
 			want := f.exactVectors(recs, vec[0], fl)
 			if len(got) != min(7, len(want)) {
 				t.Fatalf("filter %+v, query %q: %d hits, want %d", fl, text, len(got), min(7, len(want)))
@@ -69,16 +66,50 @@ func testVectorSearch(t *testing.T, f *fixture) {
 				if !ok || h.Record.Sensitivity == mneme.Secret || slices.Contains(gone, h.Record.ID) {
 					t.Fatalf("filter %+v: returned %s, which it must not", fl, h.Record.ID)
 				}
-				if d := float64(score) - h.Score; d > 1e-5 || d < -1e-5 || float64(kth(want, i)) > h.Score+1e-5 {
-					t.Fatalf("filter %+v, query %q: hit %d scores %g, the true rank-%d score is %g", fl, text, i, h.Score, i+1, kth(want, i))
+				if d := float64(score) - h.Similarity; d > 1e-5 || d < -1e-5 || float64(kth(want, i)) > h.Similarity+1e-5 || h.VectorRank != i+1 {
+					t.Fatalf("filter %+v, query %q: hit %d (rank %d) scores %g, the true rank-%d score is %g", fl, text, i, h.VectorRank, h.Similarity, i+1, kth(want, i))
 				}
 			}
 		}
 	}
-	_, err := store.VectorSearch(f.ctx, mneme.VectorQuery{Vector: make([]float32, 8), K: 3, Filter: f.filter(mneme.Filter{})})
+	// Both lanes: every candidate carries both scores, also from the lane
+	// whose top k it missed.
+	vec, _ := e.Embed(f.ctx, []string{"cache deploy"})
+	both, err := store.Candidates(f.ctx, mneme.CandidateQuery{Terms: []string{"cache", "deploy"}, Vector: vec[0], K: 5, Filter: f.filter(mneme.Filter{})})
+	lexOnly, vecOnly := 0, 0
+	exact := f.exactVectors(recs, vec[0], f.filter(mneme.Filter{}))
+	for _, c := range both {
+		if d := float64(exact[c.Record.ID]) - c.Similarity; !c.HasVector || d > 1e-5 || d < -1e-5 {
+			t.Fatalf("candidate %s: similarity %g (has %v), want %g", c.Record.ID, c.Similarity, c.HasVector, exact[c.Record.ID])
+		}
+		if c.BM25 <= 0 != (len(c.MatchedTerms) == 0) {
+			t.Fatalf("candidate %s: bm25 %g but matched %v", c.Record.ID, c.BM25, c.MatchedTerms)
+		}
+		if c.VectorRank == 0 {
+			lexOnly++
+		}
+		if c.LexicalRank == 0 {
+			vecOnly++
+		}
+	}
+	if err != nil || len(both) < 5 || len(both) > 10 || lexOnly+vecOnly == 0 {
+		t.Fatalf("both lanes: %d candidates (%d lexical only, %d vector only), %v", len(both), lexOnly, vecOnly, err)
+	}
+	_, err = store.Candidates(f.ctx, mneme.CandidateQuery{Vector: make([]float32, 8), K: 3, Filter: f.filter(mneme.Filter{})})
 	if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), "dimensions") {
 		t.Fatalf("wrong dimension: %v", err)
 	}
+}
+
+// vectorHits runs a vector-only candidate query, best first.
+func vectorHits(t *testing.T, f *fixture, q mneme.CandidateQuery) []mneme.Candidate {
+	t.Helper()
+	got, err := f.eng.Store().Candidates(f.ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(got, func(a, b mneme.Candidate) int { return a.VectorRank - b.VectorRank })
+	return got
 }
 
 // filter stamps fl as the Engine would.

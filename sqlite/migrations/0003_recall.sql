@@ -15,3 +15,46 @@ END;
 -- Recall's expansion reads the turns around a hit in its session.
 CREATE INDEX records_session ON records (project, session_id, event_at) WHERE session_id != '';
 CREATE INDEX records_parent_chunk ON records (source_parent, source_chunk) WHERE source_parent IS NOT NULL;
+
+-- The BM25 index reads a conversation turn with the turns beside it (a
+-- reply's words say what the question was about), so a turn's change is
+-- also a change of its neighbours.
+CREATE TRIGGER records_neighbours_insert AFTER INSERT ON records WHEN new.session_id != '' BEGIN
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = new.project AND p.session_id = new.session_id AND p.seq != new.seq
+        AND (p.event_at < new.event_at OR (p.event_at = new.event_at AND p.seq < new.seq))
+        ORDER BY p.event_at DESC, p.seq DESC LIMIT 1;
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = new.project AND p.session_id = new.session_id AND p.seq != new.seq
+        AND (p.event_at > new.event_at OR (p.event_at = new.event_at AND p.seq > new.seq))
+        ORDER BY p.event_at ASC, p.seq ASC LIMIT 1;
+END;
+CREATE TRIGGER records_neighbours_update AFTER UPDATE OF text, sensitivity, session_id, event_at ON records
+    WHEN old.session_id != '' OR new.session_id != '' BEGIN
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = old.project AND p.session_id = old.session_id AND p.seq != old.seq
+        AND (p.event_at < old.event_at OR (p.event_at = old.event_at AND p.seq < old.seq))
+        ORDER BY p.event_at DESC, p.seq DESC LIMIT 1;
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = old.project AND p.session_id = old.session_id AND p.seq != old.seq
+        AND (p.event_at > old.event_at OR (p.event_at = old.event_at AND p.seq > old.seq))
+        ORDER BY p.event_at ASC, p.seq ASC LIMIT 1;
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = new.project AND p.session_id = new.session_id AND p.seq != new.seq
+        AND (p.event_at < new.event_at OR (p.event_at = new.event_at AND p.seq < new.seq))
+        ORDER BY p.event_at DESC, p.seq DESC LIMIT 1;
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = new.project AND p.session_id = new.session_id AND p.seq != new.seq
+        AND (p.event_at > new.event_at OR (p.event_at = new.event_at AND p.seq > new.seq))
+        ORDER BY p.event_at ASC, p.seq ASC LIMIT 1;
+END;
+CREATE TRIGGER records_neighbours_delete AFTER DELETE ON records WHEN old.session_id != '' BEGIN
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = old.project AND p.session_id = old.session_id AND p.seq != old.seq
+        AND (p.event_at < old.event_at OR (p.event_at = old.event_at AND p.seq < old.seq))
+        ORDER BY p.event_at DESC, p.seq DESC LIMIT 1;
+    INSERT INTO changes (rec) SELECT p.seq FROM records p
+        WHERE p.project = old.project AND p.session_id = old.session_id AND p.seq != old.seq
+        AND (p.event_at > old.event_at OR (p.event_at = old.event_at AND p.seq > old.seq))
+        ORDER BY p.event_at ASC, p.seq ASC LIMIT 1;
+END;
