@@ -226,7 +226,7 @@ func (ix *Index) preferExact(accept func(int64) bool, ef int) bool {
 	}
 	f := (float64(pass) + 0.5) / (float64(live) + 1)
 	nLive := float64(len(ix.byKey))
-	return nLive/16+f*nLive < 15*float64(ef)/f
+	return nLive/16+f*nLive < 9*float64(ef)/f
 }
 
 // Exact returns the true top k by brute force (see Search).
