@@ -126,9 +126,10 @@ func (q *Query) check() error {
 	default:
 		return Invalid("fusion %q is not one of weighted, rrf", q.Fusion)
 	}
-	switch {
-	case q.Alpha == 0:
+	if q.Alpha == 0 {
 		q.Alpha = DefaultAlpha
+	}
+	switch {
 	case q.Alpha < 0 || q.Alpha > 1:
 		return Invalid("alpha %g is out of range: use 0 to 1 (the weight of words against meaning)", q.Alpha)
 	case q.MinScore < 0 || q.MinScore > 1:

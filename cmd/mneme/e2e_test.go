@@ -3,11 +3,15 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -348,5 +352,50 @@ func TestConcurrentWriters(t *testing.T) {
 	st := decode[map[string]any](t, ok(t, home, "stats", "--json"))
 	if st["total"].(float64) != n {
 		t.Fatalf("%v records after %d writers", st["total"], n)
+	}
+}
+
+// TestRecallHyDE: --hyde asks the configured language model (an Ollama
+// stand-in here) for a hypothesis, reports its generator, and falls back,
+// saying so, when the model is down; a request can supply its own.
+func TestRecallHyDE(t *testing.T) {
+	var calls atomic.Int32
+	llm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/chat" {
+			http.NotFound(w, r)
+			return
+		}
+		calls.Add(1)
+		io.WriteString(w, `{"message":{"role":"assistant","content":"Oscar is my guinea pig."}}`)
+	}))
+	defer llm.Close()
+	home := t.TempDir()
+	ok(t, home, "remember", "Oscar, my guinea pig, loves hay")
+	ok(t, home, "remember", "The deploy runs on Fridays")
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"llm":{"provider":"ollama","url":"`+llm.URL+`","model":"tiny"}}`), 0o600)
+	type hydeJSON struct {
+		Hits           []struct{ ID string }
+		Degraded       bool              `json:"degraded"`
+		DegradedReason string            `json:"degraded_reason"`
+		HyDE           *struct {
+			Text             string `json:"hypothesis"`
+			GeneratorID      string `json:"generator_id"`
+			GeneratorVersion string `json:"generator_version"`
+		} `json:"hyde"`
+	}
+	r := decode[hydeJSON](t, ok(t, home, "recall", "which pet do I have", "--hyde", "--json"))
+	if r.HyDE == nil || r.HyDE.GeneratorID != "ollama/tiny" || r.HyDE.Text != "Oscar is my guinea pig." || r.Degraded || calls.Load() != 1 {
+		t.Fatalf("hyde with an LLM: %+v (calls %d)", r, calls.Load())
+	}
+	req := filepath.Join(t.TempDir(), "req.json")
+	os.WriteFile(req, []byte(`{"query":"which pet","hyde":{"hypothesis":"a guinea pig named Oscar","generator_id":"agent","generator_version":"7"}}`), 0o600)
+	r = decode[hydeJSON](t, ok(t, home, "recall", "--request", req, "--json"))
+	if r.HyDE == nil || r.HyDE.GeneratorID != "agent" || r.HyDE.GeneratorVersion != "7" || calls.Load() != 1 {
+		t.Fatalf("supplied hypothesis: %+v", r)
+	}
+	llm.Close()
+	r = decode[hydeJSON](t, ok(t, home, "recall", "which pet do I have", "--hyde", "--json"))
+	if !r.Degraded || !strings.Contains(r.DegradedReason, "cannot reach the language model") || len(r.Hits) == 0 {
+		t.Fatalf("hyde with the LLM down: %+v", r)
 	}
 }

@@ -1,0 +1,247 @@
+package mneme_test
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/sqlite"
+)
+
+var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// engine opens an engine on a fresh SQLite home with the hash embedder
+// (words as features: enough meaning for these tests) and stores recs.
+func engine(t *testing.T, recs ...mneme.Record) *mneme.Engine {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	eng := mneme.NewEngine(s)
+	eng.SetClock(func() time.Time { return now })
+	em, _ := hash.New(64)
+	eng.SetEmbedder(em)
+	for i := range recs {
+		if _, err := eng.Remember(context.Background(), []*mneme.Record{&recs[i]}, mneme.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return eng
+}
+
+func recall(t *testing.T, eng *mneme.Engine, q mneme.Query) *mneme.Result {
+	t.Helper()
+	if q.K == 0 {
+		q.K = 10
+	}
+	q.Explain = true
+	res, err := eng.Recall(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func texts(res *mneme.Result) []string {
+	var out []string
+	for _, h := range res.Hits {
+		out = append(out, h.Record.Text)
+	}
+	return out
+}
+
+func at(days int) *time.Time { t := now.AddDate(0, 0, -days); return &t }
+
+func TestRecallModesExplain(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "deploy the release with goreleaser"},
+		mneme.Record{Text: "goreleaser builds release binaries"},
+		mneme.Record{Text: "lunch menu on friday"})
+	hybrid := recall(t, eng, mneme.Query{Text: "release goreleaser"})
+	if hybrid.Mode != mneme.Hybrid || hybrid.Degraded || len(hybrid.Hits) != 3 {
+		t.Fatalf("hybrid: %+v", hybrid)
+	}
+	for i, h := range hybrid.Hits {
+		x := h.Explain
+		if h.Score != x.FusedScore || x.Fusion != mneme.Weighted || x.VectorRank == 0 || (i > 0 && h.Score > hybrid.Hits[i-1].Score) {
+			t.Fatalf("hybrid hit %d: score %v, explain %+v", i, h.Score, x)
+		}
+		want := 0.5*x.LexicalScore + 0.5*max(0, x.VectorScore)
+		if d := x.FusedScore - want; d > 1e-5 || d < -1e-5 {
+			t.Fatalf("hit %d: fused %v, want 0.5·%v + 0.5·%v", i, x.FusedScore, x.LexicalScore, x.VectorScore)
+		}
+	}
+	if x := hybrid.Hits[0].Explain; x.Retrieval != "hybrid" || x.LexicalRank != 1 || len(x.MatchedTerms) != 2 {
+		t.Fatalf("top hit explain: %+v", x)
+	}
+	if x := hybrid.Hits[2].Explain; hybrid.Hits[2].Record.Text != "lunch menu on friday" || x.Retrieval != "vector" || x.LexicalRank != 0 || x.BM25 != 0 {
+		t.Fatalf("the unrelated record: %+v", x)
+	}
+	lexical := recall(t, eng, mneme.Query{Text: "release goreleaser", Mode: mneme.Lexical})
+	if len(lexical.Hits) != 2 || lexical.Hits[0].Score != 1 || lexical.Hits[0].Explain.Retrieval != "bm25" || lexical.Hits[0].Explain.Fusion != "" {
+		t.Fatalf("lexical: %+v", lexical.Hits)
+	}
+	vector := recall(t, eng, mneme.Query{Text: "release goreleaser", Mode: mneme.Vector})
+	if x := vector.Hits[0].Explain; len(vector.Hits) != 3 || x.Retrieval != "vector" || x.LexicalRank != 0 || vector.Hits[0].Score != x.VectorScore {
+		t.Fatalf("vector: %+v", x)
+	}
+	rrf := recall(t, eng, mneme.Query{Text: "release goreleaser", Fusion: mneme.RRF})
+	if x := rrf.Hits[0].Explain; x.Fusion != mneme.RRF || x.FusedScore != 1 {
+		t.Fatalf("rrf: first in both lanes should score 1: %+v", x)
+	}
+	floor := recall(t, eng, mneme.Query{Text: "release goreleaser", MinScore: hybrid.Hits[1].Score})
+	if len(floor.Hits) != 2 {
+		t.Fatalf("min score %v kept %d hits, want 2", hybrid.Hits[1].Score, len(floor.Hits))
+	}
+}
+
+func TestRecallRejectsBadOptions(t *testing.T) {
+	eng := engine(t, mneme.Record{Text: "anything"})
+	for _, c := range []struct {
+		q    mneme.Query
+		want string
+	}{
+		{mneme.Query{Mode: "semantic"}, `mode "semantic" is not one of`},
+		{mneme.Query{Fusion: "max"}, `fusion "max" is not one of`},
+		{mneme.Query{Alpha: 1.5}, "alpha 1.5 is out of range"},
+		{mneme.Query{MinScore: -1}, "min_score -1 is out of range"},
+		{mneme.Query{MMR: 2}, "mmr 2 is out of range"},
+		{mneme.Query{Expand: 50}, "expand 50 is out of range"},
+		{mneme.Query{HalfLife: -time.Hour}, "half-life -1h0m0s is negative"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: " ", GeneratorID: "me"}}, "hyde.hypothesis is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer"}}, "hyde.generator_id is blank"},
+		{mneme.Query{Mode: mneme.Lexical, Hypothesis: &mneme.Hypothesis{Text: "x", GeneratorID: "me"}}, "needs mode hybrid or vector"},
+	} {
+		c.q.Text, c.q.K = "anything", 5
+		_, err := eng.Recall(context.Background(), c.q)
+		if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), c.want) {
+			t.Errorf("%+v: %v, want EINVALID %q", c.q, err, c.want)
+		}
+	}
+}
+
+func TestRecallDegradesWithoutVectors(t *testing.T) {
+	eng := engine(t, mneme.Record{Text: "release with goreleaser"}, mneme.Record{Text: "unrelated note"})
+	eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the model is missing: run scripts/fetch-model"))
+	res := recall(t, eng, mneme.Query{Text: "goreleaser"})
+	if !res.Degraded || !strings.Contains(res.DegradedReason, "run scripts/fetch-model") || len(res.Hits) != 1 || res.Hits[0].Explain.Retrieval != "bm25" {
+		t.Fatalf("degraded hybrid: %+v", res)
+	}
+	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "goreleaser", K: 3, Mode: mneme.Vector}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE {
+		t.Fatalf("vector mode without an embedder: %v, want EUNAVAILABLE", err)
+	}
+	other, _ := hash.New(32) // not the home's embedder
+	eng.SetEmbedder(other)
+	if res := recall(t, eng, mneme.Query{Text: "goreleaser"}); !res.Degraded || !strings.Contains(res.DegradedReason, "mneme reindex") {
+		t.Fatalf("mismatched embedder: %+v", res)
+	}
+}
+
+func TestRecallHalfLifeAndRerank(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "the deploy checklist", OccurredAt: at(60)},
+		mneme.Record{Text: "the deploy checklist, revised", OccurredAt: at(1), Type: mneme.Episodic},
+		mneme.Record{Text: "how to deploy: run make release", Type: mneme.Procedural, OccurredAt: at(30)})
+	res := recall(t, eng, mneme.Query{Text: "deploy checklist", HalfLife: 30 * 24 * time.Hour, Mode: mneme.Lexical})
+	for _, h := range res.Hits {
+		age := now.Sub(h.Record.EventTime()).Hours() / 24
+		if f := *h.Explain.Recency; f < 0.99*math.Exp2(-age/30) || f > 1.01*math.Exp2(-age/30) || h.Score > h.Explain.FusedScore*f+1e-6 {
+			t.Fatalf("%q, %.0f days old: recency %v, score %v", h.Record.Text, age, f, h.Score)
+		}
+	}
+	if res.Hits[0].Record.Text != "the deploy checklist, revised" {
+		t.Fatalf("half-life should put the recent record first: %v", texts(res))
+	}
+	res = recall(t, eng, mneme.Query{Text: "how to deploy", Rerank: true, Mode: mneme.Lexical})
+	top := res.Hits[0].Explain.Rerank
+	if res.Hits[0].Record.Type != mneme.Procedural || top == nil || top.AskedFor != mneme.Procedural || top.TypeFit != 1 || top.Phrase != 1 || top.Boost <= 0 {
+		t.Fatalf("rerank: %v, explain %+v", texts(res), top)
+	}
+}
+
+
+func TestRecallMMR(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "cache eviction policy is LRU with a 10 minute TTL"},
+		mneme.Record{Text: "cache eviction policy is LRU with a 10 minute TTL in staging"},
+		mneme.Record{Text: "cache warmup runs at boot"})
+	plain := recall(t, eng, mneme.Query{Text: "cache eviction policy", K: 2, Mode: mneme.Lexical})
+	diverse := recall(t, eng, mneme.Query{Text: "cache eviction policy", K: 2, Mode: mneme.Lexical, MMR: 0.3})
+	if !strings.Contains(plain.Hits[1].Record.Text, "LRU") || diverse.Hits[1].Record.Text != "cache warmup runs at boot" {
+		t.Fatalf("mmr: plain %v, diverse %v", texts(plain), texts(diverse))
+	}
+	if s := diverse.Hits[1].Explain.MMRSimilarity; s == nil || *s <= 0 || *diverse.Hits[0].Explain.MMRSimilarity != 0 {
+		t.Fatalf("mmr explain: %+v", diverse.Hits[1].Explain)
+	}
+}
+
+func TestRecallExpand(t *testing.T) {
+	var recs []mneme.Record
+	for i, text := range []string{"hi there", "which pet do you have", "Oscar the guinea pig", "nice, how old", "two years"} {
+		recs = append(recs, mneme.Record{Text: text, SessionID: "s1", OccurredAt: at(10 - i)})
+	}
+	recs = append(recs, mneme.Record{Text: "the guinea pig's vet code", SessionID: "s1", OccurredAt: at(4), Sensitivity: mneme.Secret},
+		mneme.Record{Text: "staging database is postgres 15", Key: "staging-db", Project: "infra"},
+		mneme.Record{Text: "staging database is postgres 17", Key: "staging-db", Project: "infra"})
+	eng := engine(t, recs...)
+	res := recall(t, eng, mneme.Query{Text: "Oscar", K: 1, Expand: 2, Mode: mneme.Lexical})
+	got := texts(res)
+	if strings.Join(got, "|") != "Oscar the guinea pig|which pet do you have|nice, how old" {
+		t.Fatalf("expand 2 around a turn: %v", got)
+	}
+	if x := res.Hits[1].Explain; x.Retrieval != "expand" || x.Relation != mneme.RelBefore || x.ExpandedFrom != res.Hits[0].ID || res.Hits[1].Score != res.Hits[0].Score {
+		t.Fatalf("expanded hit: %+v", x)
+	}
+	res = recall(t, eng, mneme.Query{Text: "staging database", K: 1, Expand: 1})
+	if got := texts(res); len(got) != 2 || got[1] != "staging database is postgres 15" || res.Hits[1].Explain.Relation != mneme.RelSupersedes {
+		t.Fatalf("expand with history: %v", got)
+	}
+}
+
+type fakeGenerator struct {
+	calls int
+	err   error
+}
+
+func (g *fakeGenerator) Generator() (string, string) { return "fake/model", "prompt-1" }
+func (g *fakeGenerator) Hypothesize(_ context.Context, q string) (mneme.Hypothesis, error) {
+	g.calls++
+	return mneme.Hypothesis{Text: "an answer to " + q, GeneratorID: "fake/model", GeneratorVersion: "prompt-1"}, g.err
+}
+
+func TestRecallHyDE(t *testing.T) {
+	eng := engine(t, mneme.Record{Text: "Oscar is a guinea pig"}, mneme.Record{Text: "which pet do you have"})
+	supplied := &mneme.Hypothesis{Text: "my pet is a guinea pig", GeneratorID: "agent", GeneratorVersion: "1"}
+	if res := recall(t, eng, mneme.Query{Text: "pet", Hypothesis: supplied}); res.HyDE == nil || *res.HyDE != *supplied {
+		t.Fatalf("supplied hypothesis not reported: %+v", res.HyDE)
+	}
+	if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != mneme.PRFGeneratorID || !strings.Contains(res.HyDE.Text, "pet") {
+		t.Fatalf("deterministic hypothesis: %+v", res.HyDE)
+	}
+	g := &fakeGenerator{}
+	eng.SetHypothesisGenerator(g)
+	for range 2 {
+		if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != "fake/model" {
+			t.Fatalf("generated hypothesis: %+v", res.HyDE)
+		}
+	}
+	if g.calls != 1 {
+		t.Fatalf("the generator was called %d times for one query: the cache missed", g.calls)
+	}
+	down := &fakeGenerator{err: mneme.Errorf(mneme.EUNAVAILABLE, "cannot reach the language model")}
+	eng.SetHypothesisGenerator(down)
+	res := recall(t, eng, mneme.Query{Text: "guinea", HyDE: true})
+	if !res.Degraded || !strings.Contains(res.DegradedReason, "cannot reach") || res.HyDE != nil || len(res.Hits) == 0 {
+		t.Fatalf("generator down: %+v", res)
+	}
+	eng.SetHypothesisGenerator(&fakeGenerator{err: mneme.Invalid("bad prompt")})
+	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "guinea pig", K: 2, HyDE: true}); mneme.ErrorCode(err) != mneme.EINVALID {
+		t.Fatalf("a generator's invalid-input error must fail the recall: %v", err)
+	}
+}
