@@ -165,7 +165,6 @@ func TestRecallHalfLifeAndRerank(t *testing.T) {
 	}
 }
 
-
 func TestRecallMMR(t *testing.T) {
 	eng := engine(t,
 		mneme.Record{Text: "cache eviction policy is LRU with a 10 minute TTL"},

@@ -375,8 +375,8 @@ func TestRecallHyDE(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"llm":{"provider":"ollama","url":"`+llm.URL+`","model":"tiny"}}`), 0o600)
 	type hydeJSON struct {
 		Hits           []struct{ ID string }
-		Degraded       bool              `json:"degraded"`
-		DegradedReason string            `json:"degraded_reason"`
+		Degraded       bool   `json:"degraded"`
+		DegradedReason string `json:"degraded_reason"`
 		HyDE           *struct {
 			Text             string `json:"hypothesis"`
 			GeneratorID      string `json:"generator_id"`
