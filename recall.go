@@ -186,7 +186,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		return nil, err
 	}
 	cands := fuse(found, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
-	e.shape(ctx, &q, cands)
+	e.shape(&q, cands)
 	hits := finalHits(&q, cands, terms)
 	if q.Expand > 0 {
 		var err error

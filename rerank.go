@@ -1,7 +1,6 @@
 package mneme
 
 import (
-	"context"
 	"math"
 	"strings"
 
@@ -29,7 +28,7 @@ const (
 )
 
 // shape applies recency weighting and the reranker to the fused scores.
-func (e *Engine) shape(_ context.Context, q *Query, cands []*candidate) {
+func (e *Engine) shape(q *Query, cands []*candidate) {
 	if q.HalfLife > 0 {
 		now := e.now()
 		for _, c := range cands {
