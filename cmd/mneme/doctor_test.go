@@ -45,8 +45,14 @@ func TestDoctor(t *testing.T) {
 	if fine, detail, _ := d.check("lexical index"); r.code != 1 || fine || !strings.Contains(detail, "rebuilt on the next recall") {
 		t.Fatalf("corrupt snapshot: exit %d, %+v", r.code, d)
 	}
-	ok(t, home, "recall", "memory")
+	os.WriteFile(filepath.Join(home, "vectors.idx"), []byte("garbage"), 0o600)
+	r = mneme(t, home, "", "doctor", "--embedder", "hash", "--json")
+	d = decode[doctorJSON](t, r.stdout)
+	if fine, detail, _ := d.check("vector index"); r.code != 1 || fine || !strings.Contains(detail, "rebuilt on the next recall") {
+		t.Fatalf("corrupt vector snapshot: exit %d, %+v", r.code, d)
+	}
+	ok(t, home, "recall", "memory", "--embedder", "hash")
 	if d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "hash", "--json")); !d.OK {
-		t.Fatalf("after recall rebuilt the index: %+v", d)
+		t.Fatalf("after recall rebuilt the indexes: %+v", d)
 	}
 }
