@@ -1,3 +1,33 @@
+-- Vectors and cached embeddings become ordinary rowid tables: in a WITHOUT
+-- ROWID table a 1.5 KB vector row cannot stay on its 4 KB page, so each
+-- took an overflow page of its own, two thirds empty (488 MB for 154 MB of
+-- vectors at 100,000 records).
+CREATE TABLE vectors_copy AS SELECT seq, embedder, version, dim, vec FROM vectors;
+DROP TABLE vectors;
+CREATE TABLE vectors (
+    seq      INTEGER NOT NULL,
+    embedder TEXT    NOT NULL,
+    version  TEXT    NOT NULL,
+    dim      INTEGER NOT NULL,
+    vec      BLOB    NOT NULL
+);
+INSERT INTO vectors SELECT * FROM vectors_copy;
+DROP TABLE vectors_copy;
+CREATE UNIQUE INDEX vectors_key ON vectors (seq, embedder, version);
+CREATE INDEX vectors_embedder ON vectors (embedder, version);
+
+CREATE TABLE embedding_cache_copy AS SELECT embedder, version, text_hash, vec FROM embedding_cache;
+DROP TABLE embedding_cache;
+CREATE TABLE embedding_cache (
+    embedder  TEXT NOT NULL,
+    version   TEXT NOT NULL,
+    text_hash TEXT NOT NULL, -- hex sha256 of the embedded input
+    vec       BLOB NOT NULL
+);
+INSERT INTO embedding_cache SELECT * FROM embedding_cache_copy;
+DROP TABLE embedding_cache_copy;
+CREATE UNIQUE INDEX embedding_cache_key ON embedding_cache (embedder, version, text_hash);
+
 -- The vector index (a derived file like the BM25 one) follows vector
 -- writes through the same change log: lane 0 is record changes, lane 1
 -- vector changes, so each index reads only what concerns it.
