@@ -20,6 +20,7 @@ type Engine struct {
 	embedderErr error
 	hyde        HypothesisGenerator // nil: the deterministic generator
 	hypotheses  hypothesisCache
+	observe     func(stage string, d time.Duration) // recall stage timings; nil: none
 
 	embedProgress func(done, total int)
 }

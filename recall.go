@@ -175,28 +175,49 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	if q.Mode == Vector {
 		cq.Terms = nil
 	}
+	stage := e.stageTimer()
 	if q.Mode != Lexical {
 		var err error
 		if cq.Vector, err = e.vectorQuery(ctx, &q, res, terms); err != nil {
 			return nil, err
 		}
+		stage("embed")
 	}
 	found, err := e.store.Candidates(ctx, cq)
 	if err != nil {
 		return nil, err
 	}
+	stage("search")
 	cands := fuse(found, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
 	e.shape(&q, cands)
 	hits := finalHits(&q, cands, terms)
+	stage("rank")
 	if q.Expand > 0 {
-		var err error
 		if hits, err = e.expand(ctx, &q, hits); err != nil {
 			return nil, err
 		}
+		stage("expand")
 	}
 	res.Hits = hits
 	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
 	return res, nil
+}
+
+// SetObserver makes recall report how long each stage took (embed,
+// search, rank, expand), for metrics.
+func (e *Engine) SetObserver(fn func(stage string, d time.Duration)) { e.observe = fn }
+
+// stageTimer returns a function that reports the time since its last call
+// under a stage's name.
+func (e *Engine) stageTimer() func(stage string) {
+	last := time.Now()
+	return func(stage string) {
+		if e.observe != nil {
+			now := time.Now()
+			e.observe(stage, now.Sub(last))
+			last = now
+		}
+	}
 }
 
 // vectorQuery embeds the query (and its hypothesis) for the vector lane.

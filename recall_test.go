@@ -244,3 +244,29 @@ func TestRecallHyDE(t *testing.T) {
 		t.Fatalf("a generator's invalid-input error must fail the recall: %v", err)
 	}
 }
+
+func TestRecallStagesAndPatch(t *testing.T) {
+	eng := engine(t, mneme.Record{Text: "the deploy runs on fridays", Tags: []string{"ops"}})
+	var stages []string
+	eng.SetObserver(func(stage string, d time.Duration) { stages = append(stages, stage) })
+	res := recall(t, eng, mneme.Query{Text: "deploy", Expand: 1})
+	if strings.Join(stages, ",") != "embed,search,rank,expand" {
+		t.Fatalf("stages = %v", stages)
+	}
+	id := res.Hits[0].ID
+	text, tags, ttl := "the deploy runs on mondays", []string{"ops", "release"}, "2d"
+	r, err := eng.Patch(context.Background(), id, mneme.Patch{Text: &text, Tags: &tags, TTL: &ttl}, mneme.Internal)
+	if err != nil || r.ID != id || r.Text != text || len(r.Tags) != 2 || r.ExpiresAt == nil || !r.ExpiresAt.Equal(now.Add(48*time.Hour)) {
+		t.Fatalf("patch = %+v, %v", r, err)
+	}
+	if got := texts(recall(t, eng, mneme.Query{Text: "mondays", Mode: mneme.Lexical})); len(got) != 1 || got[0] != text {
+		t.Fatalf("after the patch, recall finds %v", got)
+	}
+	bad := mneme.Status("gone")
+	if _, err := eng.Patch(context.Background(), id, mneme.Patch{Status: &bad}, mneme.Internal); mneme.ErrorCode(err) != mneme.EINVALID {
+		t.Fatalf("bad patch: %v", err)
+	}
+	if _, err := eng.Patch(context.Background(), "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", mneme.Patch{}, mneme.Internal); mneme.ErrorCode(err) != mneme.ENOTFOUND {
+		t.Fatalf("patch of a missing id: %v", err)
+	}
+}

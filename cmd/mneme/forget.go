@@ -15,12 +15,6 @@ func init() {
 	}
 }
 
-type forgetOutput struct {
-	Forgotten int      `json:"forgotten"`
-	DryRun    bool     `json:"dry_run"`
-	IDs       []string `json:"ids"`
-}
-
 func runForget(a *app, args []string) error {
 	fs := a.flags()
 	project := fs.String("project", "", "forget in this project")
@@ -53,7 +47,7 @@ func runForget(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	out := forgetOutput{DryRun: *dry, IDs: ids}
+	out := mneme.ForgetResult{DryRun: *dry, IDs: ids}
 	switch {
 	case byFilter:
 		out.IDs, err = eng.ForgetWhere(a.ctx, f, *dry)

@@ -11,11 +11,6 @@ func init() {
 	commands["list"] = command{usage: "list [flags]", summary: "list memories, newest first", run: runList}
 }
 
-type listOutput struct {
-	Records    []*mneme.Record `json:"records"`
-	NextCursor string          `json:"next_cursor"`
-}
-
 func runList(a *app, args []string) error {
 	fs := a.flags()
 	var ff filterFlags
@@ -42,7 +37,7 @@ func runList(a *app, args []string) error {
 		recs = []*mneme.Record{}
 	}
 	if a.json {
-		return a.printJSON(listOutput{Records: recs, NextCursor: next})
+		return a.printJSON(mneme.ListPage{Records: recs, NextCursor: next})
 	}
 	for _, r := range recs {
 		fmt.Fprintf(a.stdout, "%s  %-10s %-10s %s\n", r.ID, r.Project, r.Type, headline(r))

@@ -149,17 +149,12 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-type recallOutput struct {
-	ID string `json:"id,omitempty"`
-	*mneme.Result
-}
-
 func (a *app) printResult(id string, res *mneme.Result) error {
 	if res.Hits == nil {
 		res.Hits = []mneme.Hit{}
 	}
 	if a.json {
-		return a.printJSON(recallOutput{ID: id, Result: res})
+		return a.printJSON(mneme.RecallResponse{ID: id, Result: res})
 	}
 	if res.Degraded {
 		fmt.Fprintln(a.stderr, "note:", res.DegradedReason)

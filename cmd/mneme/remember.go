@@ -20,19 +20,18 @@ func init() {
 
 func runRemember(a *app, args []string) error {
 	fs := a.flags()
-	var r mneme.Record
-	var typ, status, prov, sens, source, at, ttl string
+	var r mneme.RememberRequest
+	var typ, status, prov, sens string
 	var tags listFlag
 	var meta repeatFlag
-	var redact bool
 	fs.StringVar(&r.Project, "project", mneme.DefaultProject, "project the memory belongs to")
 	fs.StringVar(&typ, "type", "semantic", "episodic (an event), semantic (a fact) or procedural (a how-to)")
 	fs.StringVar(&r.Kind, "kind", "note", "free subtype: note, decision, learning, handoff, finding, …")
 	fs.StringVar(&r.Title, "title", "", "short title")
 	fs.Var(&tags, "tags", "tags, comma-separated")
-	fs.StringVar(&source, "source", "", "where it came from: a URI or a path")
-	fs.StringVar(&at, "at", "", "when it happened (RFC 3339 or a date); for episodic memories")
-	fs.StringVar(&ttl, "ttl", "", "forget after this long: 90m, 72h, 30d, 2w")
+	fs.StringVar(&r.Source, "source", "", "where it came from: a URI or a path")
+	fs.StringVar(&r.OccurredAt, "at", "", "when it happened (RFC 3339 or a date); for episodic memories")
+	fs.StringVar(&r.TTL, "ttl", "", "forget after this long: 90m, 72h, 30d, 2w")
 	fs.StringVar(&r.Key, "key", "", "topic key: a new memory with the same key supersedes the old one")
 	fs.StringVar(&status, "status", "active", "active, draft, validated or published")
 	fs.StringVar(&sens, "sensitivity", "internal", "public, internal or secret (secret is never shown without --clearance secret)")
@@ -41,7 +40,7 @@ func runRemember(a *app, args []string) error {
 	fs.StringVar(&r.SessionID, "session", "", "session id")
 	fs.StringVar(&r.RunID, "run", "", "run id")
 	fs.StringVar(&r.Speaker, "speaker", "", "who said it")
-	fs.BoolVar(&redact, "redact", false, "mask credentials found in the text instead of refusing")
+	fs.BoolVar(&r.Redact, "redact", false, "mask credentials found in the text instead of refusing")
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
@@ -50,28 +49,14 @@ func runRemember(a *app, args []string) error {
 	if r.Text, err = a.readText(pos); err != nil {
 		return err
 	}
-	now := time.Now().UTC()
 	r.Type, r.Status, r.Provenance, r.Sensitivity = mneme.Type(typ), mneme.Status(status), mneme.Provenance(prov), mneme.Sensitivity(sens)
 	r.Tags = tags
-	if source != "" {
-		r.Source = &mneme.Source{URI: source}
-	}
-	if r.OccurredAt, err = optionalTime("at", at, now); err != nil {
-		return err
-	}
-	if ttl != "" {
-		d, err := mneme.ParseTTL(ttl)
-		if err != nil {
-			return err
-		}
-		exp := now.Add(d)
-		r.ExpiresAt = &exp
-	}
 	if r.Meta, err = mneme.MetaFromPairs(meta); err != nil {
 		return err
 	}
 	// Validate before opening the store, so bad input never creates a home.
-	if err := mneme.Check(r, mneme.WriteOptions{Redact: redact}); err != nil {
+	rec, err := r.Record(time.Now().UTC())
+	if err != nil {
 		return err
 	}
 	eng, err := a.openWithEmbedder()
@@ -79,7 +64,7 @@ func runRemember(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := eng.Remember(a.ctx, []*mneme.Record{&r}, mneme.WriteOptions{Redact: redact})
+	res, err := eng.Remember(a.ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: r.Redact})
 	if err != nil {
 		return err
 	}
