@@ -12,6 +12,7 @@ import (
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/embed/ollama"
 	"github.com/mneme-ai/mneme/embed/openai"
+	"github.com/mneme-ai/mneme/internal/access"
 	"github.com/mneme-ai/mneme/llm"
 )
 
@@ -24,6 +25,14 @@ type config struct {
 	Embedder embedderConfig `json:"embedder"`
 	ModelDir string         `json:"model_dir"`
 	LLM      llmConfig      `json:"llm"`
+	Server   serverConfig   `json:"server"`
+}
+
+// serverConfig is `mneme serve`'s: bearer tokens scoped to projects and
+// read or write. Without tokens the server only binds to loopback.
+type serverConfig struct {
+	Tokens       []access.Token `json:"tokens"`
+	MaxBodyBytes int64          `json:"max_body_bytes"`
 }
 
 // llmConfig names the language model that writes HyDE hypotheses; without

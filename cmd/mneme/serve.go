@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/httpapi"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+func init() {
+	commands["serve"] = command{
+		usage:   "serve [--addr 127.0.0.1:7077]",
+		summary: "serve the HTTP JSON API (/v1/), MCP over streamable HTTP (/mcp) and metrics (/metrics)",
+		run:     runServe,
+	}
+}
+
+func runServe(a *app, args []string) error {
+	fs := a.flags()
+	a.embedderFlag(fs)
+	addr := fs.String("addr", "127.0.0.1:7077", "address to listen on (host:port; port 0 picks a free one)")
+	if _, err := a.parse(fs, args); err != nil {
+		return err
+	}
+	c, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	tokens, err := access.Check(c.Server.Tokens, a.getenv)
+	if err != nil {
+		return mneme.Invalid("config.json: %v", err)
+	}
+	if err := checkExposure(*addr, len(tokens)); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return mneme.Invalid("cannot listen on %s: %v", *addr, errors.Unwrap(err))
+	}
+	eng, srv, err := a.openServer()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer eng.Close()
+	home, _ := a.homeDir()
+	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
+	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.Server.MaxBodyBytes, Logger: log, Version: version(),
+		StoreSize: func() int64 { return dirSize(home) },
+		MCP:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)})
+	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	ctx, stop := signal.NotifyContext(a.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- server.Serve(ln) }()
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens))
+	select {
+	case err := <-served:
+		return mneme.InternalError(err, "serve")
+	case <-ctx.Done():
+	}
+	// Finish the requests in flight (every acknowledged write is committed
+	// before its response), then close the store.
+	log.Info("shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := server.Shutdown(shutdown); err != nil {
+		return mneme.InternalError(err, "shut down")
+	}
+	return nil
+}
+
+// checkExposure refuses to serve memory without tokens beyond loopback:
+// anyone who could reach the port could read and change everything.
+func checkExposure(addr string, tokens int) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return mneme.Invalid("--addr %q is not host:port, like 127.0.0.1:7077", addr)
+	}
+	if tokens > 0 {
+		return nil
+	}
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return nil
+	}
+	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", addr)
+}
+
+// dirSize is the bytes of the data directory's files (database, WAL,
+// index snapshots).
+func dirSize(dir string) int64 {
+	var total int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && info.Mode().IsRegular() {
+			total += info.Size()
+		}
+	}
+	return total
+}

@@ -1,0 +1,129 @@
+package main_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// served is a running `mneme serve` process.
+type served struct {
+	cmd *exec.Cmd
+	url string // http://127.0.0.1:PORT
+	log *strings.Builder
+}
+
+// serve starts `mneme serve` on a free loopback port over home and waits
+// until it listens.
+func serve(t testing.TB, home string, args ...string) *served {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), "MNEME_HOME="+home)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &served{cmd: cmd, log: &strings.Builder{}}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		s.log.WriteString(lines.Text() + "\n")
+		var entry struct{ Msg, URL string }
+		if json.Unmarshal(lines.Bytes(), &entry) == nil && entry.Msg == "serving" {
+			s.url = entry.URL
+			break
+		}
+	}
+	if s.url == "" {
+		t.Fatalf("mneme serve did not start:\n%s", s.log)
+	}
+	go func() { // keep draining, so the server never blocks on its log
+		for lines.Scan() {
+		}
+	}()
+	return s
+}
+
+// stop sends SIGTERM and waits for a clean exit.
+func (s *served) stop(t *testing.T) {
+	t.Helper()
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v after SIGTERM", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop within 30 s of SIGTERM")
+	}
+}
+
+func httpJSON(t testing.TB, method, url, body string, out any) int {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if out != nil && json.Unmarshal(data, out) != nil {
+		t.Fatalf("%s %s: not JSON: %s", method, url, data)
+	}
+	return resp.StatusCode
+}
+
+// TestServe: the server answers the API, sees what a CLI process writes to
+// the same home before it answers, and stops cleanly on SIGTERM without
+// losing an acknowledged write.
+func TestServe(t *testing.T) {
+	home := t.TempDir()
+	s := serve(t, home)
+	var w struct{ ID string }
+	if code := httpJSON(t, "POST", s.url+"/v1/memories", `{"text":"the release train leaves on Thursdays","project":"ops"}`, &w); code != 201 || w.ID == "" {
+		t.Fatalf("create = %d %+v", code, w)
+	}
+	ok(t, home, "remember", "the staging database runs postgres 17", "--project", "ops")
+	var r struct{ Hits []struct{ Record struct{ Text string } } }
+	if code := httpJSON(t, "POST", s.url+"/v1/recall", `{"query":"postgres staging","project":"ops","mode":"lexical"}`, &r); code != 200 ||
+		len(r.Hits) != 1 || !strings.Contains(r.Hits[0].Record.Text, "postgres 17") {
+		t.Fatalf("the server missed a write made by another process: %d %+v", code, r)
+	}
+	var e struct{ Error struct{ Code, Message string } }
+	if code := httpJSON(t, "POST", s.url+"/v1/memories", `{"text":"x","colour":"red"}`, &e); code != 400 || e.Error.Code != "EINVALID" {
+		t.Fatalf("unknown field = %d %+v", code, e)
+	}
+	if code := httpJSON(t, "POST", s.url+"/v1/memories", `{"text":"written just before the stop","project":"ops"}`, &w); code != 201 {
+		t.Fatalf("last write = %d", code)
+	}
+	s.stop(t)
+	if !strings.Contains(ok(t, home, "get", w.ID), "written just before the stop") {
+		t.Fatal("an acknowledged write was lost")
+	}
+	if strings.Contains(s.log.String(), "release train") {
+		t.Fatal("the log contains memory text")
+	}
+}
+
+func TestServeRefusesExposureWithoutTokens(t *testing.T) {
+	r := mneme(t, t.TempDir(), "", "serve", "--addr", "0.0.0.0:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "refusing to serve on 0.0.0.0:0 without tokens") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"tokens":[{"name":"x","token":"short","access":"write"}]}}`), 0o600)
+	if r := mneme(t, home, "", "serve"); r.code != 2 || !strings.Contains(r.stderr, "shorter than 16 characters") {
+		t.Fatalf("weak token: exit %d: %s", r.code, r.stderr)
+	}
+}

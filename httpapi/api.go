@@ -1,0 +1,112 @@
+// Package httpapi serves mneme over HTTP: the CLI's commands as JSON
+// routes under /v1/ with the same semantics and shapes (those live in the
+// mneme package), bearer-token scopes, Prometheus metrics and an OpenAPI
+// document.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+// Config configures the handler.
+type Config struct {
+	Tokens    []access.Token // already checked (access.Check); empty: open
+	MaxBody   int64          // request body limit in bytes; 0: DefaultMaxBody
+	MCP       http.Handler   // mounted at /mcp behind the same auth, if non-nil
+	Logger    *slog.Logger   // one line per request; nil: no logs
+	StoreSize func() int64   // bytes on disk, for /metrics; nil: not reported
+	Version   string
+}
+
+// DefaultMaxBody is the request body limit when Config.MaxBody is 0.
+const DefaultMaxBody = 8 << 20
+
+// level is what a route asks of the caller.
+type level int
+
+const (
+	public level = iota // no token (health, the API's description)
+	read
+	write
+)
+
+// route is one entry of the mux: pattern, who may call it, handler.
+type route struct {
+	pattern string
+	level   level
+	handle  func(s *server, w http.ResponseWriter, r *http.Request) error
+}
+
+// routes is the API; openapi_test.go checks openapi.json against it.
+var routes = []route{
+	{"GET /v1/health", public, (*server).health},
+	{"GET /v1/openapi.json", public, (*server).openAPI},
+	{"POST /v1/memories", write, (*server).remember},
+	{"POST /v1/memories/batch", write, (*server).rememberBatch},
+	{"GET /v1/memories", read, (*server).list},
+	{"GET /v1/memories/{id}", read, (*server).get},
+	{"PATCH /v1/memories/{id}", write, (*server).patch},
+	{"DELETE /v1/memories/{id}", write, (*server).delete},
+	{"POST /v1/forget", write, (*server).forget},
+	{"POST /v1/recall", read, (*server).recall},
+	{"POST /v1/recall/batch", read, (*server).recallBatch},
+	{"GET /v1/stats", read, (*server).stats},
+	{"GET /v1/export", read, (*server).export},
+	{"POST /v1/import", write, (*server).importRecords},
+	{"GET /metrics", read, (*server).metrics},
+}
+
+// mcpPatterns mount Config.MCP for the methods of MCP's Streamable HTTP
+// transport.
+var mcpPatterns = []string{"POST /mcp", "GET /mcp", "DELETE /mcp"}
+
+type server struct {
+	eng    *mneme.Engine
+	cfg    Config
+	mux    *http.ServeMux
+	log    *slog.Logger
+	series *metrics
+}
+
+// New returns the HTTP API over eng. It registers eng's recall observer
+// for the stage metrics.
+func New(eng *mneme.Engine, cfg Config) http.Handler {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	s := &server{eng: eng, cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, series: newMetrics()}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	eng.SetObserver(s.series.observeStage)
+	for _, rt := range routes {
+		s.mux.Handle(rt.pattern, s.guard(rt.level, s.endpoint(rt.handle)))
+	}
+	if cfg.MCP != nil {
+		for _, p := range mcpPatterns {
+			s.mux.Handle(p, s.guard(read, s.limit(cfg.MCP)))
+		}
+	}
+	return s
+}
+
+// endpoint adapts a route's handler: its error becomes the JSON answer.
+func (s *server) endpoint(h func(*server, http.ResponseWriter, *http.Request) error) http.Handler {
+	return s.limit(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(s, w, r); err != nil {
+			fail(w, r, err)
+		}
+	}))
+}
+
+// limit bounds the request body to Config.MaxBody.
+func (s *server) limit(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+		h.ServeHTTP(w, r)
+	})
+}

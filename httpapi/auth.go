@@ -1,0 +1,89 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+// guard lets through the callers a route's level allows: any for public
+// routes; with tokens configured, a valid bearer token, which must allow
+// writing for write routes.
+func (s *server) guard(lv level, h http.Handler) http.Handler {
+	if lv == public {
+		return h
+	}
+	checked := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sc := access.FromContext(r.Context())
+		if info := infoFrom(r.Context()); info != nil && len(s.cfg.Tokens) > 0 {
+			info.token = sc.Name
+		}
+		if lv == write && !sc.Write {
+			fail(w, r, forbidden("token %q is read-only and %s %s writes: use a token with access write", sc.Name, r.Method, r.URL.Path))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+	if len(s.cfg.Tokens) == 0 {
+		return checked
+	}
+	return bearer(s.cfg.Tokens, checked)
+}
+
+// bearer verifies the token with the MCP SDK's middleware (shared with MCP
+// over HTTP) and turns its plain-text refusals into JSON errors.
+func bearer(tokens []access.Token, next http.Handler) http.Handler {
+	mw := auth.RequireBearerToken(access.Verifier(tokens), &auth.RequireBearerTokenOptions{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		passed := false
+		refusal := &probe{header: http.Header{}}
+		mw(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+			passed = true
+			next.ServeHTTP(w, r)
+		})).ServeHTTP(refusal, r)
+		if passed {
+			return
+		}
+		msg := strings.TrimSpace(refusal.body.String())
+		code := mneme.EINTERNAL
+		switch refusal.status {
+		case http.StatusUnauthorized:
+			code, msg = EUNAUTHORIZED, msg+": send the header Authorization: Bearer TOKEN with a configured token"
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mneme"`)
+		case http.StatusForbidden:
+			code = EFORBIDDEN
+		case http.StatusBadRequest:
+			code = mneme.EINVALID
+		}
+		fail(w, r, mneme.Errorf(code, "%s", msg))
+	})
+}
+
+// project resolves the project a call names under the caller's scope. A
+// token limited to one project implies it; one limited to several needs
+// the call to name one of them.
+func project(sc access.Scope, p string) (string, error) {
+	switch {
+	case p != "" && !sc.Project(p):
+		return "", forbidden("token %q does not cover project %q: it covers %s", sc.Name, p, strings.Join(sc.Projects, ", "))
+	case p != "" || len(sc.Projects) == 0:
+		return p, nil
+	case len(sc.Projects) == 1:
+		return sc.Projects[0], nil
+	}
+	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", sc.Name, strings.Join(sc.Projects, ", "))
+}
+
+// visible fetches a record the caller may see: one in a project outside
+// the scope is reported missing, as if it were not there.
+func (s *server) visible(r *http.Request, id string, clearance mneme.Sensitivity) (*mneme.Record, error) {
+	rec, err := s.eng.Get(r.Context(), id, clearance)
+	if err == nil && !access.FromContext(r.Context()).Project(rec.Project) {
+		return nil, mneme.Errorf(mneme.ENOTFOUND, "no record with id %s", id)
+	}
+	return rec, err
+}

@@ -1,0 +1,25 @@
+package httpapi
+
+// Internals the external tests check openapi.json against.
+
+// Patterns are the mux patterns of the API routes, and MCPPatterns those
+// Config.MCP is mounted at.
+func Patterns() []string {
+	out := make([]string, len(routes))
+	for i, rt := range routes {
+		out[i] = rt.pattern
+	}
+	return out
+}
+
+var MCPPatterns = mcpPatterns
+
+var ListParams = listParams
+
+// BodyTypes are the request and response types that live in this package,
+// by their OpenAPI schema name.
+var BodyTypes = map[string]any{
+	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
+	"RecallResults": recallResults{},
+	"ForgetRequest": forgetRequest{}, "ForgetFilter": forgetFilter{},
+}

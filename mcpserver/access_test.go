@@ -1,0 +1,134 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestAccessScopes serves MCP over streamable HTTP behind the bearer
+// middleware with access.Verifier, as `mneme serve` does, so each call
+// carries its token's scope in Extra.TokenInfo.
+func TestAccessScopes(t *testing.T) {
+	eng, now := newEngine(t, true)
+	ctx := context.Background()
+	var shopID, blogID string
+	for _, r := range []struct {
+		project string
+		id      *string
+	}{{"shop", &shopID}, {"blog", &blogID}} {
+		res, err := eng.Remember(ctx, []*mneme.Record{{Text: "notes about the " + r.project + " release", Project: r.project, Tags: []string{"x"}}}, mneme.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		*r.id = res.ID
+	}
+	tokens := []access.Token{
+		{Name: "reader", Token: "reader-0123456789abcdef", Projects: []string{"shop"}, Access: "read"},
+		{Name: "writer", Token: "writer-0123456789abcdef", Projects: []string{"shop"}, Access: "write"},
+		{Name: "multi", Token: "multi-0123456789abcdef", Projects: []string{"shop", "blog"}, Access: "write"},
+		{Name: "admin", Token: "admin-0123456789abcdef", Access: "write"},
+	}
+	srv := newServer(eng, testInfo, now)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(auth.RequireBearerToken(access.Verifier(tokens), &auth.RequireBearerTokenOptions{})(h))
+	defer ts.Close()
+	sessions := map[string]*mcp.ClientSession{}
+	for _, tok := range tokens {
+		tr := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: bearer(tok.Token)}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: tok.Name, Version: "1"}, nil).Connect(ctx, tr, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tok.Name, err)
+		}
+		defer cs.Close()
+		sessions[tok.Name] = cs
+	}
+
+	for _, c := range []struct {
+		token, tool string
+		args        args
+		want        string // a substring of the result's text
+	}{
+		{"reader", "remember", args{"text": "x"}, `EFORBIDDEN: token "reader" is read-only and remember writes`},
+		{"reader", "forget", args{"ids": shopID}, `EFORBIDDEN: token "reader" is read-only`},
+		{"reader", "recall", args{"query": "release"}, `"project":"shop"`},
+		{"reader", "recall", args{"query": "release", "project": "blog"}, `EFORBIDDEN: token "reader" does not cover project "blog": it covers shop`},
+		{"reader", "get", args{"id": shopID}, `"project":"shop"`},
+		{"reader", "get", args{"id": blogID}, "ENOTFOUND: record " + blogID + " not found"},
+		{"reader", "list", args{}, shopID},
+		{"multi", "recall", args{"query": "release"}, `EINVALID: token "multi" covers several projects (shop, blog): name one with project`},
+		{"multi", "recall", args{"query": "release", "project": "blog"}, blogID},
+		{"writer", "remember", args{"text": "scoped", "project": "blog"}, `EFORBIDDEN: token "writer" does not cover project "blog"`},
+		{"writer", "remember", args{"text": "written under the writer token"}, `"inserted":1`},
+		{"writer", "forget", args{"ids": blogID, "dry_run": true}, "ENOTFOUND: record " + blogID + " not found"},
+		{"writer", "forget", args{"tags": "x", "dry_run": true}, `"ids":["` + shopID + `"]`},
+		{"admin", "forget", args{"tags": "x", "dry_run": true}, blogID},
+		{"admin", "recall", args{"query": "release"}, blogID},
+	} {
+		res := call(t, sessions[c.token], c.tool, c.args)
+		if got := text(res); !strings.Contains(got, c.want) {
+			t.Errorf("%s %s %v: %s\nwant it to contain %s", c.token, c.tool, c.args, got, c.want)
+		}
+	}
+	var written struct {
+		Records []struct{ Project, Text string }
+	}
+	structured(t, call(t, sessions["admin"], "list", args{"project": "shop"}), &written)
+	if len(written.Records) != 2 || written.Records[0].Text != "written under the writer token" {
+		t.Errorf("the writer's memory is not the newest in shop: %+v", written.Records)
+	}
+	if res := call(t, sessions["reader"], "list", args{}); strings.Contains(text(res), blogID) {
+		t.Errorf("reader lists blog: %s", text(res))
+	}
+
+	read := func(token, uri string) (string, error) {
+		res, err := sessions[token].ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			return "", err
+		}
+		return res.Contents[0].Text, nil
+	}
+	for _, c := range []struct{ token, uri, want, wantErr string }{
+		{"reader", "mneme://projects", `"shop"`, ""},
+		{"admin", "mneme://projects", `"blog"`, ""},
+		{"reader", "mneme://projects/shop/tags", `"x"`, ""},
+		{"reader", "mneme://projects/blog/tags", "", `EFORBIDDEN: token "reader" does not cover project "blog"`},
+		{"reader", "mneme://settings", "", "EFORBIDDEN"},
+		{"admin", "mneme://settings", "embedder", ""},
+		{"reader", "mneme://health", `"total": 2`, ""},
+		{"admin", "mneme://health", `"superseded"`, ""},
+	} {
+		got, err := read(c.token, c.uri)
+		switch {
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%s %s: err %v, want %s", c.token, c.uri, err, c.wantErr)
+		case c.wantErr == "" && (err != nil || !strings.Contains(got, c.want)):
+			t.Errorf("%s %s: %s (err %v), want it to contain %s", c.token, c.uri, got, err, c.want)
+		}
+		if c.token == "reader" && strings.Contains(got, "blog") {
+			t.Errorf("reader sees blog in %s: %s", c.uri, got)
+		}
+	}
+	var ps struct{ Projects []json.RawMessage }
+	got, _ := read("reader", "mneme://projects")
+	if json.Unmarshal([]byte(got), &ps); len(ps.Projects) != 1 {
+		t.Errorf("reader's projects: %s", got)
+	}
+}

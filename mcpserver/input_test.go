@@ -1,0 +1,108 @@
+package mcpserver
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// TestRecallInput checks each alias and list form over the wire (schema,
+// decoding and mapping together) by what recall says it applied.
+func TestRecallInput(t *testing.T) {
+	eng, now := newEngine(t, true)
+	cs := connect(t, eng, now, nil)
+	call(t, cs, "remember", args{"text": "The release checklist lives in RELEASE.md.", "project": "shop", "tags": "release"})
+	base := usedFilters{K: 10, Mode: "hybrid"}
+	with := func(change func(*usedFilters)) usedFilters { u := base; change(&u); return u }
+	for _, c := range []struct {
+		name string
+		args args
+		want usedFilters
+		err  string // a substring of the tool error; "" for success
+	}{
+		{"query", args{"query": "release"}, base, ""},
+		{"query_text", args{"query_text": "release"}, base, ""},
+		{"same value twice", args{"query": "release", "query_text": "release"}, base, ""},
+		{"project_id", args{"query": "release", "project_id": "shop"}, with(func(u *usedFilters) { u.Project = "shop" }), ""},
+		{"limit", args{"query": "release", "limit": 3}, with(func(u *usedFilters) { u.K = 3 }), ""},
+		{"score_threshold", args{"query": "release", "score_threshold": 0.2}, with(func(u *usedFilters) { u.MinScore = 0.2 }), ""},
+		{"types string", args{"query": "release", "types": "procedural"}, with(func(u *usedFilters) { u.Types = []mneme.Type{"procedural"} }), ""},
+		{"type array", args{"query": "release", "type": []string{"episodic", "semantic"}}, with(func(u *usedFilters) { u.Types = []mneme.Type{"episodic", "semantic"} }), ""},
+		{"memory_type", args{"query": "release", "memory_type": "semantic"}, with(func(u *usedFilters) { u.Types = []mneme.Type{"semantic"} }), ""},
+		{"tags string", args{"query": "release", "tags": "b, a"}, with(func(u *usedFilters) { u.Tags = []string{"a", "b"} }), ""},
+		{"tags one", args{"query": "release", "tags": "a"}, with(func(u *usedFilters) { u.Tags = []string{"a"} }), ""},
+		{"tags array", args{"query": "release", "tags": []string{"a", "b"}}, with(func(u *usedFilters) { u.Tags = []string{"a", "b"} }), ""},
+		{"lexical", args{"query": "release", "mode": "lexical"}, with(func(u *usedFilters) { u.Mode = "lexical" }), ""},
+		{"conflicting query", args{"query": "release", "query_text": "deploy"}, base, "EINVALID: query and query_text are the same parameter with different values"},
+		{"conflicting project", args{"query": "release", "project": "a", "project_id": "b"}, base, "EINVALID: project and project_id"},
+		{"conflicting k", args{"query": "release", "k": 2, "limit": 3}, base, "EINVALID: k and limit"},
+		{"conflicting types", args{"query": "release", "types": "episodic", "memory_type": "semantic"}, base, "EINVALID: types and memory_type"},
+		{"conflicting since", args{"query": "release", "since": "7d", "time_range": args{"start": "2d"}}, base, "EINVALID: time_range.start and since"},
+		{"unknown field", args{"query": "release", "topk": 3}, base, `EINVALID: unknown parameters ["topk"]; recall takes query, query_text`},
+		{"blank query", args{"query": " \n"}, base, "EINVALID: query is blank"},
+		{"no query", args{"project": "shop"}, base, "EINVALID: query is blank"},
+		{"tags number", args{"query": "release", "tags": 3}, base, "EINVALID: tags: type: 3 has type"},
+		{"bad type", args{"query": "release", "types": "fact"}, base, "EINVALID: type \"fact\""},
+		{"k too big", args{"query": "release", "k": 5000}, base, "EINVALID: k 5000 is out of range"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := call(t, cs, "recall", c.args)
+			if c.err != "" {
+				if !res.IsError || !strings.Contains(text(res), c.err) {
+					t.Fatalf("got %s; want an error containing %q", text(res), c.err)
+				}
+				return
+			}
+			var out recallOutput
+			structured(t, res, &out)
+			if !reflect.DeepEqual(out.UsedFilters, c.want) {
+				t.Errorf("used_filters %+v, want %+v", out.UsedFilters, c.want)
+			}
+		})
+	}
+}
+
+// TestRememberInput checks remember's aliases and tag forms by the stored
+// record.
+func TestRememberInput(t *testing.T) {
+	eng, now := newEngine(t, true)
+	cs := connect(t, eng, now, nil)
+	for i, c := range []args{
+		{"text": "one", "project_id": "p1", "memory_type": "procedural", "tags": "x,y"},
+		{"text": "two", "project": "p1", "type": "procedural", "tags": []string{"y", "x"}},
+	} {
+		var w struct{ ID string }
+		structured(t, call(t, cs, "remember", c), &w)
+		var rec struct {
+			Project, Type string
+			Tags          []string
+		}
+		structured(t, call(t, cs, "get", args{"id": w.ID}), &rec)
+		if rec.Project != "p1" || rec.Type != "procedural" || !slices.Equal(rec.Tags, []string{"x", "y"}) {
+			t.Errorf("case %d: stored %+v", i, rec)
+		}
+	}
+	if res := call(t, cs, "remember", args{"text": "three", "type": "episodic", "memory_type": "semantic"}); !strings.Contains(text(res), "EINVALID: type and memory_type") {
+		t.Errorf("conflicting type: %s", text(res))
+	}
+}
+
+// TestSchemaMatchesInput keeps the declared schemas and the decoded
+// structs in step: every property decodes into a field and back.
+func TestSchemaMatchesInput(t *testing.T) {
+	for name, typ := range toolTypes {
+		props := inputSchema(typ)["properties"].(map[string]any)
+		names := fieldNames(typ)
+		if len(props) != len(names) {
+			t.Errorf("%s: schema has %d properties, struct %d fields", name, len(props), len(names))
+		}
+		for _, n := range names {
+			if props[n] == nil {
+				t.Errorf("%s: %s is not in the schema", name, n)
+			}
+		}
+	}
+}

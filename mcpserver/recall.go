@@ -1,0 +1,164 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// recallInput is mneme.RecallRequest (so an HTTP recall body works here
+// too) plus aliases and time_range.
+type recallInput struct {
+	Query             string             `json:"query,omitempty" jsonschema:"what to look for, in words (required; alias query_text)"`
+	QueryText         string             `json:"query_text,omitempty" jsonschema:"alias of query"`
+	Project           string             `json:"project,omitempty" jsonschema:"only this project"`
+	ProjectID         string             `json:"project_id,omitempty" jsonschema:"alias of project"`
+	Types             list               `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types: an array, or one string with commas"`
+	Type              list               `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	MemoryType        list               `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	Kinds             list               `json:"kinds,omitempty" jsonschema:"only these kinds, like decision or note"`
+	Tags              list               `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
+	AllTags           bool               `json:"all_tags,omitempty" jsonschema:"require every tag, not any"`
+	TimeRange         *timeRange         `json:"time_range,omitempty" jsonschema:"only records that happened in this range"`
+	Since             string             `json:"since,omitempty" jsonschema:"same as time_range.start"`
+	Until             string             `json:"until,omitempty" jsonschema:"same as time_range.end"`
+	K                 int                `json:"k,omitempty" jsonschema:"number of hits, 1 to 1000 (default 10; alias limit)"`
+	Limit             int                `json:"limit,omitempty" jsonschema:"alias of k"`
+	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" jsonschema:"hybrid (words and meaning; the default), vector (meaning) or lexical (words)"`
+	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" jsonschema:"how hybrid combines its lanes (default weighted)"`
+	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.5)"`
+	MinScore          float64            `json:"min_score,omitempty" jsonschema:"drop hits scoring below this, 0 to 1 (alias score_threshold)"`
+	ScoreThreshold    float64            `json:"score_threshold,omitempty" jsonschema:"alias of min_score"`
+	Rerank            bool               `json:"rerank,omitempty" jsonschema:"rerank by phrase match, term coverage, recency and the type the query asks for"`
+	MMR               float64            `json:"mmr,omitempty" jsonschema:"diversify: λ from 0 (most diverse) to 1 (most relevant)"`
+	Expand            int                `json:"expand,omitempty" jsonschema:"add up to this many neighbours per hit (session turns, document chunks, replaced versions), 0 to 20"`
+	HalfLife          string             `json:"half_life,omitempty" jsonschema:"weight by recency: a record this old counts half, like 30d"`
+	HyDE              *mneme.HyDERequest `json:"hyde,omitempty" jsonschema:"true to also embed a generated hypothetical answer, or {hypothesis, generator_id} to supply one"`
+	Explain           bool               `json:"explain,omitempty" jsonschema:"say why each hit matched"`
+	IncludeSuperseded bool               `json:"include_superseded,omitempty" jsonschema:"include memories replaced by a newer one with the same key"`
+}
+
+type timeRange struct {
+	Start string `json:"start,omitempty" jsonschema:"from this time: RFC 3339, a date, or an age like 7d"`
+	End   string `json:"end,omitempty" jsonschema:"up to this time, same forms"`
+}
+
+// request maps the input, aliases resolved, onto the shared request.
+func (in *recallInput) request() (mneme.RecallRequest, error) {
+	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Mode: mneme.Mode(in.Mode),
+		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
+		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, IncludeSuperseded: in.IncludeSuperseded}
+	var tr timeRange
+	if in.TimeRange != nil {
+		tr = *in.TimeRange
+	}
+	var err error
+	r.Query = pick(&err, f("query", in.Query), f("query_text", in.QueryText))
+	r.Project = pick(&err, f("project", in.Project), f("project_id", in.ProjectID))
+	r.Types = types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType)))
+	r.Since = pick(&err, f("time_range.start", tr.Start), f("since", in.Since))
+	r.Until = pick(&err, f("time_range.end", tr.End), f("until", in.Until))
+	r.K = pick(&err, f("k", in.K), f("limit", in.Limit))
+	r.MinScore = pick(&err, f("min_score", in.MinScore), f("score_threshold", in.ScoreThreshold))
+	if err != nil {
+		return r, err
+	}
+	if strings.TrimSpace(r.Query) == "" {
+		return r, mneme.Invalid("query is blank: send query (or query_text) with the words to look for")
+	}
+	return r, nil
+}
+
+// recallOutput is a recall's result for an agent: the hits, a context to
+// paste into a prompt, and the filters applied (after aliases and scope).
+type recallOutput struct {
+	Hits           []hit             `json:"hits"`
+	Context        string            `json:"context"`
+	UsedFilters    usedFilters       `json:"used_filters"`
+	Mode           mneme.Mode        `json:"mode"`
+	Degraded       bool              `json:"degraded"`
+	DegradedReason string            `json:"degraded_reason,omitempty"`
+	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
+	TookMS         float64           `json:"took_ms"`
+}
+
+type hit struct {
+	ID      string         `json:"id"`
+	Score   float64        `json:"score"`
+	Record  record         `json:"record"`
+	Explain *mneme.Explain `json:"explain,omitempty"`
+}
+
+type usedFilters struct {
+	Project   string       `json:"project,omitempty"`
+	Types     []mneme.Type `json:"types,omitempty"`
+	Kinds     []string     `json:"kinds,omitempty"`
+	Tags      []string     `json:"tags,omitempty"`
+	AllTags   bool         `json:"all_tags,omitempty"`
+	TimeRange *usedRange   `json:"time_range,omitempty"`
+	K         int          `json:"k"`
+	Mode      mneme.Mode   `json:"mode"`
+	MinScore  float64      `json:"min_score,omitempty"`
+}
+
+type usedRange struct {
+	Start *time.Time `json:"start,omitempty"`
+	End   *time.Time `json:"end,omitempty"`
+}
+
+func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recallInput) (*mcp.CallToolResult, recallOutput, error) {
+	r, err := in.request()
+	if err == nil {
+		r.Project, err = resolveProject(scopeOf(req), r.Project)
+	}
+	var q mneme.Query
+	if err == nil {
+		q, err = r.ToQuery(s.now().UTC(), mneme.Internal)
+	}
+	var res *mneme.Result
+	if err == nil {
+		res, err = s.eng.Recall(ctx, q)
+	}
+	if err != nil {
+		return nil, recallOutput{}, fail(err)
+	}
+	fl := q.Filter
+	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS,
+		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
+			AllTags: fl.AllTags, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
+	if fl.Since != nil || fl.Until != nil {
+		out.UsedFilters.TimeRange = &usedRange{Start: fl.Since, End: fl.Until}
+	}
+	for i, h := range res.Hits {
+		out.Hits[i] = hit{ID: h.ID, Score: h.Score, Record: wrap(h.Record), Explain: h.Explain}
+	}
+	return nil, out, nil
+}
+
+// contextOf is the hits as numbered lines an agent can quote and cite:
+// when it happened, where, what type, the id to get or forget it, the text.
+func contextOf(hits []mneme.Hit) string {
+	if len(hits) == 0 {
+		return "no memories match"
+	}
+	var b strings.Builder
+	for i, h := range hits {
+		r := h.Record
+		text := r.Text
+		if r.Title != "" {
+			text = r.Title + ": " + text
+		}
+		text = strings.Join(strings.Fields(text), " ")
+		if rs := []rune(text); len(rs) > 300 {
+			text = string(rs[:299]) + "…"
+		}
+		fmt.Fprintf(&b, "[%d] (%s, project %s, %s, id %s) %s\n", i+1, r.EventTime().Format(time.DateOnly), r.Project, r.Type, r.ID, text)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,148 @@
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+)
+
+const tagsTemplate = "mneme://projects/{project}/tags"
+
+func (s *server) addResources(srv *mcp.Server) {
+	for _, r := range []struct {
+		uri, desc string
+		read      func(context.Context, *mcp.ReadResourceRequest) (any, error)
+	}{
+		{"mneme://memory-types", "The three memory types and what each is for.", s.memoryTypes},
+		{"mneme://projects", "The projects you may read, with their memory counts by type.", s.projects},
+		{"mneme://health", "The store, the embedder, the memory counts and the version.", s.health},
+		{"mneme://settings", "The effective configuration, secrets removed.", s.settings},
+	} {
+		name := strings.TrimPrefix(r.uri, "mneme://")
+		srv.AddResource(&mcp.Resource{URI: r.uri, Name: name, Description: r.desc, MIMEType: "application/json"}, jsonResource(r.read))
+	}
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: tagsTemplate, Name: "project-tags",
+		Description: "The tags used in a project, most used first.", MIMEType: "application/json"}, jsonResource(s.tags))
+}
+
+// jsonResource serves what read returns as one JSON document.
+func jsonResource(read func(context.Context, *mcp.ReadResourceRequest) (any, error)) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		v, err := read(ctx, req)
+		if err != nil {
+			return nil, fail(err)
+		}
+		data, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return nil, fail(mneme.InternalError(err, "encode "+req.Params.URI))
+		}
+		// Private: what a read shows depends on the caller's token.
+		return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"}, Contents: []*mcp.ResourceContents{
+			{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)}}}, nil
+	}
+}
+
+type memoryType struct {
+	Type    mneme.Type `json:"type"`
+	Meaning string     `json:"meaning"`
+}
+
+func (s *server) memoryTypes(context.Context, *mcp.ReadResourceRequest) (any, error) {
+	return []memoryType{
+		{mneme.Semantic, "a fact: about the project, the user, the world (the default)"},
+		{mneme.Episodic, "an event: what happened and when, like the outcome of a task"},
+		{mneme.Procedural, "a how-to: steps that worked"},
+	}, nil
+}
+
+// projectStats is Stats' projects the caller may read.
+func (s *server) projectStats(ctx context.Context, req mcp.Request) ([]mneme.ProjectStats, error) {
+	st, err := s.eng.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc := scopeOf(req)
+	return slices.DeleteFunc(st.Projects, func(p mneme.ProjectStats) bool { return !sc.Project(p.Project) }), nil
+}
+
+func (s *server) projects(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
+	ps, err := s.projectStats(ctx, req)
+	if ps == nil {
+		ps = []mneme.ProjectStats{}
+	}
+	return map[string]any{"projects": ps}, err
+}
+
+func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
+	rest, _ := strings.CutPrefix(req.Params.URI, "mneme://projects/")
+	project, _ := strings.CutSuffix(rest, "/tags")
+	project, err := url.PathUnescape(project)
+	if err != nil {
+		return nil, mneme.Invalid("%s is not a tags resource: read %s", req.Params.URI, tagsTemplate)
+	}
+	if _, err := resolveProject(scopeOf(req), project); err != nil {
+		return nil, err
+	}
+	// Every record of the project, page by page: fine while projects hold
+	// thousands of records; a store-side count would scale further.
+	counts := map[string]int{}
+	err = s.eng.Each(ctx, mneme.Filter{Project: project, Clearance: mneme.Internal}, func(r *mneme.Record) error {
+		for _, t := range r.Tags {
+			counts[t]++
+		}
+		return nil
+	})
+	type tagCount struct {
+		Tag   string `json:"tag"`
+		Count int    `json:"count"`
+	}
+	out := []tagCount{}
+	for t, n := range counts {
+		out = append(out, tagCount{t, n})
+	}
+	slices.SortFunc(out, func(a, b tagCount) int { return cmp.Or(b.Count-a.Count, strings.Compare(a.Tag, b.Tag)) })
+	return map[string]any{"project": project, "tags": out}, err
+}
+
+func (s *server) health(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
+	st, err := s.eng.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	embedder := map[string]any{"description": s.info.Embedder}
+	if em := s.eng.Embedder(); em != nil {
+		i := em.Info()
+		embedder["id"], embedder["version"], embedder["dimension"] = i.ID(), i.Version, i.Dim
+	}
+	records := any(map[string]int{"total": st.Total, "superseded": st.Superseded, "expired": st.Expired,
+		"secret": st.Secret, "documents": st.Documents})
+	if sc := scopeOf(req); len(sc.Projects) > 0 {
+		// The store-wide counters would tell about other projects.
+		ps, _ := s.projectStats(ctx, req)
+		total := 0
+		for _, p := range ps {
+			total += p.Total
+		}
+		records = map[string]int{"total": total}
+	}
+	return map[string]any{"status": "ok", "version": s.info.Version, "store": s.info.Store,
+		"embedder": embedder, "records": records}, nil
+}
+
+func (s *server) settings(_ context.Context, req *mcp.ReadResourceRequest) (any, error) {
+	if sc := scopeOf(req); len(sc.Projects) > 0 {
+		// The settings name every token's projects.
+		return nil, mneme.Errorf(EFORBIDDEN, "token %q covers only some projects and the settings describe all of them: read them with a token that covers every project", sc.Name)
+	}
+	if s.info.Settings == nil {
+		return map[string]any{}, nil
+	}
+	return s.info.Settings, nil
+}

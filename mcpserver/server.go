@@ -1,0 +1,145 @@
+// Package mcpserver serves mneme to agents over the Model Context Protocol:
+// tools to remember, recall, get, list and forget, and resources describing
+// the store. Tools take the same requests as the CLI and the HTTP API and
+// give the same results; a bearer token's scope (internal/access) limits
+// what an HTTP caller may read and write.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+// Info describes the server for the health and settings resources.
+type Info struct {
+	Version  string
+	Store    string // like "sqlite /path/mneme.db"
+	Embedder string // like "minilm/all-MiniLM-L6-v2 (384 dimensions)"
+	Settings any    // the effective configuration, secrets removed
+}
+
+// EFORBIDDEN is the code of a call the caller's token does not allow (as
+// in the HTTP API).
+const EFORBIDDEN = "EFORBIDDEN"
+
+const instructions = `mneme is your long-term memory: what you remember here outlives this conversation.
+Remember (tool remember) as soon as you learn something worth keeping, one self-contained memory each:
+- a decision and the reason for it
+- a fact about the project or the user
+- a how-to that worked (type procedural)
+- a preference the user states
+- the outcome of a task (type episodic)
+Recall (tool recall) before starting a task, before asking the user something they may have told you already,
+and when the user refers to earlier work. Quote the hits' context lines; get fetches one memory in full.
+Use the repository or topic as the project, and a few tags; give a key (like "db-version") to a fact that may
+change: a newer memory with the same key supersedes the older one.`
+
+type server struct {
+	eng  *mneme.Engine
+	info Info
+	now  func() time.Time
+}
+
+// New returns the MCP server over eng.
+func New(eng *mneme.Engine, info Info) *mcp.Server { return newServer(eng, info, time.Now) }
+
+func newServer(eng *mneme.Engine, info Info, now func() time.Time) *mcp.Server {
+	s := &server{eng: eng, info: info, now: now}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "mneme", Version: info.Version}, &mcp.ServerOptions{Instructions: instructions})
+	s.addTools(srv)
+	s.addResources(srv)
+	srv.AddReceivingMiddleware(argumentErrors)
+	return srv
+}
+
+// scopeOf is what the caller may do: over HTTP, its bearer token's scope;
+// over stdio (no token, or no Extra at all) everything.
+func scopeOf(req mcp.Request) access.Scope {
+	if extra := req.GetExtra(); extra != nil {
+		return access.FromInfo(extra.TokenInfo)
+	}
+	return access.Open
+}
+
+// resolveProject is the project a call works in under sc: a token limited
+// to one project implies it; one limited to several needs the call to name
+// one of them. (The HTTP API resolves projects the same way.)
+func resolveProject(sc access.Scope, p string) (string, error) {
+	switch {
+	case p != "" && !sc.Project(p):
+		return "", mneme.Errorf(EFORBIDDEN, "token %q does not cover project %q: it covers %s", sc.Name, p, strings.Join(sc.Projects, ", "))
+	case p != "" || len(sc.Projects) == 0:
+		return p, nil
+	case len(sc.Projects) == 1:
+		return sc.Projects[0], nil
+	}
+	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", sc.Name, strings.Join(sc.Projects, ", "))
+}
+
+func readOnly(sc access.Scope, tool string) error {
+	return fail(mneme.Errorf(EFORBIDDEN, "token %q is read-only and %s writes: use a token with access write", sc.Name, tool))
+}
+
+// notFound hides a record of a project outside the caller's scope.
+func notFound(id string) error { return mneme.Errorf(mneme.ENOTFOUND, "record %s not found", id) }
+
+// fail is err as a tool error: the code first, so an agent (or a program)
+// tells a provider outage (EUNAVAILABLE) from a bad parameter (EINVALID).
+func fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	return errors.New(mneme.ErrorCode(err) + ": " + flagRE.ReplaceAllStringFunc(mneme.ErrorMessage(err), param))
+}
+
+// The engine's messages name CLI flags (--mode lexical); over MCP the
+// parameter has the flag's name, with underscores.
+var flagRE = regexp.MustCompile(`--[a-z][a-z-]*`)
+
+func param(flag string) string { return strings.ReplaceAll(flag[2:], "-", "_") }
+
+var propertyRE = regexp.MustCompile(`validating /properties/([a-z_]+): `)
+
+// sdkMessages rephrases the SDK's schema validation errors.
+var sdkMessages = strings.NewReplacer(`validating "arguments": `, "",
+	"validating root: unexpected additional properties", "unknown parameters", "validating root: ", "")
+
+var codes = []string{mneme.EINVALID, mneme.ENOTFOUND, mneme.ECONFLICT, mneme.EUNAVAILABLE, mneme.EINTERNAL, EFORBIDDEN}
+
+// argumentErrors completes tool errors. The SDK checks arguments against
+// the input schema before a handler runs and answers with its own message;
+// that is bad input, so it gets the EINVALID code and the tool's parameters.
+// Every tool error's code also goes in the result's _meta, for programs
+// (structuredContent would have to match the tool's output schema).
+func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		tr, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !tr.IsError || len(tr.Content) != 1 {
+			return res, err
+		}
+		tc, ok := tr.Content[0].(*mcp.TextContent)
+		if !ok {
+			return res, err
+		}
+		code, _, _ := strings.Cut(tc.Text, ": ")
+		if !slices.Contains(codes, code) {
+			code = mneme.EINVALID
+			tc.Text = "EINVALID: " + propertyRE.ReplaceAllString(sdkMessages.Replace(tc.Text), "$1: ")
+			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && toolTypes[p.Name] != nil {
+				tc.Text += "; " + p.Name + " takes " + strings.Join(fieldNames(toolTypes[p.Name]), ", ")
+			}
+		}
+		tr.Meta = mcp.Meta{"code": code}
+		return res, err
+	}
+}

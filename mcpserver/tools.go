@@ -1,0 +1,254 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+// The tools' inputs. Field tags make the schema (inputSchema): json names,
+// jsonschema descriptions, enum values. Aliases are the names other memory
+// tools use, so an agent used to one of them is understood.
+
+type rememberInput struct {
+	Text        string         `json:"text" jsonschema:"the memory: one self-contained fact, decision, how-to or event, in plain sentences"`
+	Type        string         `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"semantic (a fact; the default), episodic (an event) or procedural (a how-to)"`
+	MemoryType  string         `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of type"`
+	Kind        string         `json:"kind,omitempty" jsonschema:"free subtype: note (the default), decision, learning, handoff, finding, …"`
+	Title       string         `json:"title,omitempty" jsonschema:"short title"`
+	Project     string         `json:"project,omitempty" jsonschema:"project it belongs to, like the repository's name (default: default)"`
+	ProjectID   string         `json:"project_id,omitempty" jsonschema:"alias of project"`
+	Tags        list           `json:"tags,omitempty" jsonschema:"tags: an array, or one string with commas"`
+	Source      string         `json:"source,omitempty" jsonschema:"where it came from: a URI or a path"`
+	OccurredAt  string         `json:"occurred_at,omitempty" jsonschema:"when it happened: RFC 3339, a date, or an age like 2d"`
+	TTL         string         `json:"ttl,omitempty" jsonschema:"forget it after this long: 90m, 72h, 30d, 2w"`
+	Key         string         `json:"key,omitempty" jsonschema:"topic key: a newer memory with the same key in the project supersedes the older one"`
+	Status      string         `json:"status,omitempty" enum:"active,draft,validated,published" jsonschema:"lifecycle state (default active)"`
+	Sensitivity string         `json:"sensitivity,omitempty" enum:"public,internal,secret" jsonschema:"internal (the default), public, or secret (never recalled over MCP)"`
+	Provenance  string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"how far it can be trusted"`
+	Meta        map[string]any `json:"meta,omitempty" jsonschema:"free metadata object"`
+	SessionID   string         `json:"session_id,omitempty" jsonschema:"session it comes from"`
+	RunID       string         `json:"run_id,omitempty" jsonschema:"run it comes from"`
+	Speaker     string         `json:"speaker,omitempty" jsonschema:"who said it"`
+	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in the text instead of refusing the memory"`
+}
+
+type getInput struct {
+	ID string `json:"id" jsonschema:"record id, from recall or list"`
+}
+
+type listInput struct {
+	Project    string `json:"project,omitempty" jsonschema:"only this project"`
+	ProjectID  string `json:"project_id,omitempty" jsonschema:"alias of project"`
+	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types: an array, or one string with commas"`
+	Type       list   `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	MemoryType list   `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	Tags       list   `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+}
+
+type forgetInput struct {
+	IDs        list   `json:"ids,omitempty" jsonschema:"ids of the records to forget: an array, or one string with commas"`
+	Project    string `json:"project,omitempty" jsonschema:"filter: forget in this project"`
+	ProjectID  string `json:"project_id,omitempty" jsonschema:"alias of project"`
+	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"filter: records of these types"`
+	Type       list   `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	MemoryType list   `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	Tags       list   `json:"tags,omitempty" jsonschema:"filter: records with any of these tags"`
+	Before     string `json:"before,omitempty" jsonschema:"filter: records created before this time (RFC 3339, a date, or an age like 30d)"`
+	Key        string `json:"key,omitempty" jsonschema:"filter: every version of this key"`
+	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"only say what would be forgotten"`
+}
+
+// toolTypes maps each tool to its input, for the parameter list in
+// argument errors.
+var toolTypes = map[string]reflect.Type{
+	"remember": reflect.TypeFor[rememberInput](), "recall": reflect.TypeFor[recallInput](),
+	"get": reflect.TypeFor[getInput](), "list": reflect.TypeFor[listInput](), "forget": reflect.TypeFor[forgetInput](),
+}
+
+func (s *server) addTools(srv *mcp.Server) {
+	no := false
+	add(srv, &mcp.Tool{Name: "remember", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no},
+		Description: "Store a memory that should outlive this conversation: a decision and its reason, a fact about the project or the user, a how-to that worked, a preference, the outcome of a task."}, s.remember)
+	add(srv, &mcp.Tool{Name: "recall", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "Find the memories that best match a query, by words and meaning. Returns the hits and a prompt-ready context with one numbered line per hit."}, s.recall)
+	add(srv, &mcp.Tool{Name: "get", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "Read one memory in full by its id."}, s.get)
+	add(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "List memories, newest first, a page at a time."}, s.list)
+	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
+		Description: "Delete memories by id, or every memory matching a filter (project, types, tags, before, key). Try dry_run first."}, s.forget)
+}
+
+func add[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	t.InputSchema = inputSchema(reflect.TypeFor[In]())
+	mcp.AddTool(srv, t, h)
+}
+
+func (in *rememberInput) request() (mneme.RememberRequest, error) {
+	r := mneme.RememberRequest{Text: in.Text, Kind: in.Kind, Title: in.Title, Tags: in.Tags, Source: in.Source,
+		OccurredAt: in.OccurredAt, TTL: in.TTL, Key: in.Key, Status: mneme.Status(in.Status),
+		Sensitivity: mneme.Sensitivity(in.Sensitivity), Provenance: mneme.Provenance(in.Provenance),
+		SessionID: in.SessionID, RunID: in.RunID, Speaker: in.Speaker, Redact: in.Redact}
+	var err error
+	r.Type = mneme.Type(pick(&err, f("type", in.Type), f("memory_type", in.MemoryType)))
+	r.Project = pick(&err, f("project", in.Project), f("project_id", in.ProjectID))
+	if in.Meta != nil {
+		r.Meta, _ = json.Marshal(in.Meta) // decoded from JSON, so it encodes
+	}
+	return r, err
+}
+
+func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberInput) (*mcp.CallToolResult, mneme.WriteResult, error) {
+	sc := scopeOf(req)
+	if !sc.Write {
+		return nil, mneme.WriteResult{}, readOnly(sc, "remember")
+	}
+	r, err := in.request()
+	if err == nil {
+		r.Project, err = resolveProject(sc, r.Project)
+	}
+	var rec *mneme.Record
+	if err == nil {
+		rec, err = r.Record(s.now().UTC())
+	}
+	if err != nil {
+		return nil, mneme.WriteResult{}, fail(err)
+	}
+	res, err := s.eng.Remember(ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: r.Redact})
+	return nil, res, fail(err)
+}
+
+func (s *server) get(ctx context.Context, req *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, record, error) {
+	rec, err := s.eng.Get(ctx, in.ID, mneme.Internal)
+	if err == nil && !scopeOf(req).Project(rec.Project) {
+		err = notFound(in.ID)
+	}
+	if err != nil {
+		return nil, record{}, fail(err)
+	}
+	return nil, wrap(rec), nil
+}
+
+func (in *listInput) filter() (mneme.Filter, error) {
+	var err error
+	fl := mneme.Filter{Tags: in.Tags, Clearance: mneme.Internal,
+		Types:   types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType))),
+		Project: pick(&err, f("project", in.Project), f("project_id", in.ProjectID))}
+	return fl, err
+}
+
+func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
+	fl, err := in.filter()
+	if err == nil {
+		fl.Project, err = resolveProject(scopeOf(req), fl.Project)
+	}
+	if in.Limit == 0 {
+		in.Limit = 20 // the CLI's default
+	}
+	var recs []*mneme.Record
+	var next string
+	if err == nil {
+		recs, next, err = s.eng.List(ctx, fl, in.Limit, in.Cursor)
+	}
+	if err != nil {
+		return nil, listPage{}, fail(err)
+	}
+	page := listPage{Records: make([]record, len(recs)), NextCursor: next}
+	for i, r := range recs {
+		page.Records[i] = wrap(r)
+	}
+	return nil, page, nil
+}
+
+func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forgetInput) (*mcp.CallToolResult, mneme.ForgetResult, error) {
+	sc := scopeOf(req)
+	if !sc.Write {
+		return nil, mneme.ForgetResult{}, readOnly(sc, "forget")
+	}
+	out, err := s.doForget(ctx, sc, in)
+	if err != nil {
+		return nil, mneme.ForgetResult{}, fail(err)
+	}
+	return nil, out, nil
+}
+
+// doForget forgets as the CLI does: by ids (all or none) or by filter,
+// secret records included; records of projects outside sc are not found.
+func (s *server) doForget(ctx context.Context, sc access.Scope, in forgetInput) (mneme.ForgetResult, error) {
+	out := mneme.ForgetResult{DryRun: in.DryRun, IDs: in.IDs}
+	lf := listInput{Project: in.Project, ProjectID: in.ProjectID, Types: in.Types, Type: in.Type, MemoryType: in.MemoryType, Tags: in.Tags}
+	fl, err := lf.filter()
+	if err != nil {
+		return out, err
+	}
+	byFilter := fl.Project != "" || len(fl.Tags) > 0 || len(fl.Types) > 0 || in.Before != "" || in.Key != ""
+	switch {
+	case byFilter && len(in.IDs) > 0:
+		return out, mneme.Invalid("give ids or a filter, not both")
+	case byFilter:
+		fl.Key, fl.Clearance = in.Key, mneme.Secret
+		if fl.Project, err = resolveProject(sc, fl.Project); err != nil {
+			return out, err
+		}
+		if in.Before != "" {
+			t, err := mneme.ParseTime("before", in.Before, s.now())
+			if err != nil {
+				return out, err
+			}
+			fl.Before = &t
+		}
+		if out.IDs, err = s.eng.ForgetWhere(ctx, fl, in.DryRun); err != nil {
+			return out, err
+		}
+	default:
+		for _, id := range in.IDs {
+			rec, err := s.eng.Get(ctx, id, mneme.Secret)
+			if err == nil && !sc.Project(rec.Project) {
+				err = notFound(id)
+			}
+			if err != nil {
+				return out, err
+			}
+		}
+		if !in.DryRun {
+			if _, err := s.eng.Forget(ctx, in.IDs); err != nil {
+				return out, err
+			}
+		}
+	}
+	if out.IDs == nil {
+		out.IDs = []string{}
+	}
+	if !in.DryRun {
+		out.Forgotten = len(out.IDs)
+	}
+	return out, nil
+}
+
+// record is a stored record as the tools return it. Meta is retyped: the
+// schema the SDK infers for json.RawMessage is an array of bytes, which a
+// meta object would fail (and clients reject the schema of an any, true).
+type record struct {
+	*mneme.Record
+	Meta map[string]any `json:"meta,omitempty"`
+}
+
+func wrap(r *mneme.Record) record {
+	out := record{Record: r}
+	json.Unmarshal(r.Meta, &out.Meta) //nolint:errcheck // the store keeps meta a JSON object, or none
+	return out
+}
+
+// listPage is mneme.ListPage with records as the tools return them.
+type listPage struct {
+	Records    []record `json:"records"`
+	NextCursor string   `json:"next_cursor"`
+}

@@ -1,0 +1,93 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type args = map[string]any
+
+// TestSessionTranscript runs a fixed session (discovery, remember, recall
+// through aliases, get, list, forget, every resource) and compares the
+// wire messages with testdata/session.golden.
+func TestSessionTranscript(t *testing.T) {
+	eng, now := newEngine(t, true)
+	var log bytes.Buffer
+	cs := connect(t, eng, now, &log)
+	ctx := context.Background()
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ListResources(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ListResourceTemplates(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	var first struct{ ID string }
+	structured(t, call(t, cs, "remember", args{"text": "We run Postgres 17 on the staging database because it has incremental backups.",
+		"project": "shop", "tags": "infra,db", "kind": "decision", "key": "staging-db"}), &first)
+	call(t, cs, "remember", args{"text": "To release, tag the commit vX.Y.Z and push the tag: CI builds and publishes it.",
+		"memory_type": "procedural", "project_id": "shop", "tags": []string{"release"}})
+	call(t, cs, "remember", args{"text": "The user prefers short answers without emojis.", "project": "shop",
+		"type": "semantic", "tags": "user", "meta": args{"from": "chat"}, "occurred_at": "2026-04-30"})
+	call(t, cs, "remember", args{"text": "Staging moved to Postgres 18 for the new planner.", "project": "shop",
+		"tags": []string{"infra", "db"}, "key": "staging-db"}) // supersedes the first
+	call(t, cs, "recall", args{"query_text": "which postgres version does staging run", "project_id": "shop",
+		"limit": 3, "tags": "infra,db", "explain": true})
+	call(t, cs, "recall", args{"query": "how do we release", "project": "shop", "memory_type": "procedural",
+		"time_range": args{"start": "2026-04-01", "end": "2026-06-01"}})
+	call(t, cs, "get", args{"id": first.ID})
+	call(t, cs, "list", args{"project": "shop", "limit": 2})
+	call(t, cs, "forget", args{"project": "shop", "tags": "user", "dry_run": true})
+	for _, uri := range []string{"mneme://memory-types", "mneme://projects", "mneme://projects/shop/tags", "mneme://health", "mneme://settings"} {
+		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+	}
+	golden(t, "session.golden", transcript(t, log.String()))
+}
+
+// TestErrorTranscript records invalid calls, and an engine without an
+// embedder: hybrid recall degrades to words, vector recall is EUNAVAILABLE.
+func TestErrorTranscript(t *testing.T) {
+	eng, now := newEngine(t, false)
+	var log bytes.Buffer
+	cs := connect(t, eng, now, &log)
+	log.Reset() // the handshake is in session.golden
+	call(t, cs, "remember", args{"text": "The build uses Go 1.26.", "project": "shop"})
+	for _, c := range []struct {
+		tool string
+		args args
+		code string // the error's code; "" for success
+	}{
+		{"recall", args{"qurey": "go version"}, "EINVALID"},
+		{"recall", args{"query": "   "}, "EINVALID"},
+		{"recall", args{"query": "go version", "query_text": "build"}, "EINVALID"},
+		{"recall", args{"query": "go version", "k": "five"}, "EINVALID"},
+		{"recall", args{"query": "go version", "mode": "fuzzy"}, "EINVALID"},
+		{"recall", args{"query": "go version", "project": "Not A Project"}, "EINVALID"},
+		{"recall", args{"query": "go version", "time_range": args{"start": "last tuesday"}}, "EINVALID"},
+		{"recall", args{"query": "go version"}, ""}, // degraded
+		{"recall", args{"query": "go version", "mode": "vector"}, "EUNAVAILABLE"},
+		{"remember", args{"text": ""}, "EINVALID"},
+		{"remember", args{"text": "the deploy key is AKIAIOSFODNN7EXAMPLE"}, "EINVALID"},
+		{"get", args{"id": "nope"}, "EINVALID"},
+		{"get", args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}, "ENOTFOUND"},
+		{"forget", args{}, "EINVALID"},
+		{"forget", args{"ids": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", "project": "shop"}, "EINVALID"},
+	} {
+		res := call(t, cs, c.tool, c.args)
+		if code, _ := res.Meta["code"].(string); res.IsError != (c.code != "") || code != c.code || !strings.HasPrefix(text(res), c.code) {
+			t.Errorf("%s %v: got error %v code %q: %s; want code %q", c.tool, c.args, res.IsError, code, text(res), c.code)
+		}
+	}
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mneme://nope"}); err == nil {
+		t.Error("reading an unknown resource succeeded")
+	}
+	golden(t, "errors.golden", transcript(t, log.String()))
+}
