@@ -15,12 +15,18 @@ func (e *Engine) SetEmbedder(em Embedder) { e.embedder = em }
 
 // SetEmbedderError records why the engine has no embedder (a model that
 // failed to load, a provider that is down): hybrid recall then falls back
-// to words and reports this as the reason.
+// to words and reports this as the reason, and writes fail with it rather
+// than store memories the vector lane would never see.
 func (e *Engine) SetEmbedderError(err error) { e.embedder, e.embedderErr = nil, err }
 
 // SetEmbedProgress makes the engine report embedding progress after each
 // batch: texts embedded so far, and in all (cache hits not counted).
 func (e *Engine) SetEmbedProgress(fn func(done, total int)) { e.embedProgress = fn }
+
+// embedderUnavailable is the error that SetEmbedderError recorded.
+func (e *Engine) embedderUnavailable() error {
+	return &Error{Code: EUNAVAILABLE, Message: ErrorMessage(e.embedderErr), Err: e.embedderErr}
+}
 
 // Embedder returns the engine's embedder, or nil.
 func (e *Engine) Embedder() Embedder { return e.embedder }
@@ -56,6 +62,9 @@ func (e *Engine) checkEmbedder(ctx context.Context) error {
 // where it can, else from the embedder in batches.
 func (e *Engine) embedRecords(ctx context.Context, recs []*Record) error {
 	if e.embedder == nil {
+		if e.embedderErr != nil && slices.ContainsFunc(recs, func(r *Record) bool { return r.Sensitivity != Secret }) {
+			return e.embedderUnavailable()
+		}
 		return nil
 	}
 	if err := e.checkEmbedder(ctx); err != nil {

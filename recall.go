@@ -238,7 +238,7 @@ func (e *Engine) vectorQuery(ctx context.Context, q *Query, res *Result, terms [
 func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms []string) ([]float32, error) {
 	if e.embedder == nil {
 		if e.embedderErr != nil {
-			return nil, &Error{Code: EUNAVAILABLE, Message: ErrorMessage(e.embedderErr), Err: e.embedderErr}
+			return nil, e.embedderUnavailable()
 		}
 		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use --mode lexical")
 	}

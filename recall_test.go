@@ -136,6 +136,19 @@ func TestRecallDegradesWithoutVectors(t *testing.T) {
 	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "goreleaser", K: 3, Mode: mneme.Vector}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE {
 		t.Fatalf("vector mode without an embedder: %v, want EUNAVAILABLE", err)
 	}
+	// A write would store a memory the vector lane never sees: refused,
+	// unless the memory is secret (never embedded).
+	before, _ := eng.Stats(context.Background())
+	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "a new fact"}}, mneme.WriteOptions{}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE ||
+		!strings.Contains(mneme.ErrorMessage(err), "run scripts/fetch-model") {
+		t.Fatalf("remember without the embedder: %v, want EUNAVAILABLE", err)
+	}
+	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "the vault pin", Sensitivity: mneme.Secret}}, mneme.WriteOptions{}); err != nil {
+		t.Fatalf("a secret memory needs no embedder: %v", err)
+	}
+	if after, _ := eng.Stats(context.Background()); after.Total != before.Total+1 {
+		t.Fatalf("records %d -> %d, want one more (the secret)", before.Total, after.Total)
+	}
 	other, _ := hash.New(32) // not the home's embedder
 	eng.SetEmbedder(other)
 	if res := recall(t, eng, mneme.Query{Text: "goreleaser"}); !res.Degraded || !strings.Contains(res.DegradedReason, "mneme reindex") {

@@ -91,8 +91,8 @@ func TestConflict(t *testing.T) {
 	e.wantError(e.do("POST", "/v1/memories", nil, mneme.RememberRequest{Text: "second"}), http.StatusConflict, mneme.ECONFLICT, "reindex")
 }
 
-// TestUnavailable: vector recall without a working embedder is 503;
-// hybrid recall degrades to words and says so.
+// TestUnavailable: vector recall and writes without a working embedder
+// are 503; hybrid recall degrades to words and says so.
 func TestUnavailable(t *testing.T) {
 	e := newEnv(t, httpapi.Config{})
 	e.remember(nil, mneme.RememberRequest{Text: "Releases are cut on Tuesdays."})
@@ -100,6 +100,7 @@ func TestUnavailable(t *testing.T) {
 	e.wantError(e.do("POST", "/v1/recall", nil, `{"query":"releases","mode":"vector"}`), http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
 	e.wantError(e.do("POST", "/v1/recall/batch", nil, `{"requests":[{"query":"releases"},{"query":"releases","mode":"vector"}]}`),
 		http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "requests[1]: the embedding provider is down")
+	e.wantError(e.do("POST", "/v1/memories", nil, `{"text":"stored without a vector?"}`), http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
 	var res mneme.RecallResponse
 	e.want(e.do("POST", "/v1/recall", nil, `{"query":"releases"}`), http.StatusOK, &res)
 	if !res.Degraded || len(res.Hits) != 1 {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
 )
 
 type args = map[string]any
@@ -53,7 +55,8 @@ func TestSessionTranscript(t *testing.T) {
 }
 
 // TestErrorTranscript records invalid calls, and an engine without an
-// embedder: hybrid recall degrades to words, vector recall is EUNAVAILABLE.
+// embedder: hybrid recall degrades to words, vector recall is EUNAVAILABLE,
+// and so is a write once the provider is down.
 func TestErrorTranscript(t *testing.T) {
 	eng, now := newEngine(t, false)
 	var log bytes.Buffer
@@ -85,6 +88,10 @@ func TestErrorTranscript(t *testing.T) {
 		if code, _ := res.Meta["code"].(string); res.IsError != (c.code != "") || code != c.code || !strings.HasPrefix(text(res), c.code) {
 			t.Errorf("%s %v: got error %v code %q: %s; want code %q", c.tool, c.args, res.IsError, code, text(res), c.code)
 		}
+	}
+	eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedding provider is down"))
+	if res := call(t, cs, "remember", args{"text": "stored without a vector?"}); !res.IsError || !strings.HasPrefix(text(res), "EUNAVAILABLE: the embedding provider is down") {
+		t.Errorf("remember with the provider down: %s, want EUNAVAILABLE", text(res))
 	}
 	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mneme://nope"}); err == nil {
 		t.Error("reading an unknown resource succeeded")

@@ -130,8 +130,6 @@ func (a *app) openForRecall(vectors, hyde bool) (*mneme.Engine, error) {
 	}
 	em, err := a.newEmbedder()
 	switch {
-	case err == nil && em == nil:
-		eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedder is set to none"))
 	case err == nil:
 		eng.SetEmbedder(em)
 	case mneme.ErrorCode(err) == mneme.EUNAVAILABLE:

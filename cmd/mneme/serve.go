@@ -60,8 +60,8 @@ func runServe(a *app, args []string) error {
 	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.Server.MaxBodyBytes, Logger: log, Version: version(),
 		StoreSize: func() int64 { return dirSize(home) },
 		MCP:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)})
-	server := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
-		WriteTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(a.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
@@ -81,6 +81,18 @@ func runServe(a *app, args []string) error {
 		return mneme.InternalError(err, "shut down")
 	}
 	return nil
+}
+
+// writeDeadline bounds the time to write each response, except on /mcp:
+// there a client may hold a GET open for server-sent events as long as its
+// session lives (a server-wide WriteTimeout would cut it).
+func writeDeadline(next http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/mcp" {
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // checkExposure refuses to serve memory without tokens beyond loopback:
