@@ -3,6 +3,7 @@ package main_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -52,6 +53,8 @@ func BenchmarkMCPRecallStdio(b *testing.B) {
 // memories; reports requests per second.
 func BenchmarkHTTPRecallThroughput(b *testing.B) {
 	s := serve(b, vectorHome(b, 10_000))
+	const workers = 8
+	http.DefaultTransport.(*http.Transport).MaxIdleConnsPerHost = workers // keep-alive for every worker
 	bodies := make([]string, 2000)
 	c := benchdata.New(2, 30_000)
 	for i := range bodies {
@@ -68,7 +71,6 @@ func BenchmarkHTTPRecallThroughput(b *testing.B) {
 	for i := range 20 {
 		post(i)
 	}
-	const workers = 8
 	n := 0
 	start := time.Now()
 	for b.Loop() {
