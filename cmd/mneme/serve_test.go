@@ -98,12 +98,16 @@ func TestServe(t *testing.T) {
 		t.Fatalf("create = %d %+v", code, w)
 	}
 	ok(t, home, "remember", "the staging database runs postgres 17", "--project", "ops")
-	var r struct{ Hits []struct{ Record struct{ Text string } } }
+	var r struct {
+		Hits []struct{ Record struct{ Text string } }
+	}
 	if code := httpJSON(t, "POST", s.url+"/v1/recall", `{"query":"postgres staging","project":"ops","mode":"lexical"}`, &r); code != 200 ||
 		len(r.Hits) != 1 || !strings.Contains(r.Hits[0].Record.Text, "postgres 17") {
 		t.Fatalf("the server missed a write made by another process: %d %+v", code, r)
 	}
-	var e struct{ Error struct{ Code, Message string } }
+	var e struct {
+		Error struct{ Code, Message string }
+	}
 	if code := httpJSON(t, "POST", s.url+"/v1/memories", `{"text":"x","colour":"red"}`, &e); code != 400 || e.Error.Code != "EINVALID" {
 		t.Fatalf("unknown field = %d %+v", code, e)
 	}
