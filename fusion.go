@@ -18,6 +18,7 @@ type candidate struct {
 	fused            float64 // after fusion
 	score            float64 // after every stage: what ranks the hits
 
+	speaker float64 // SpeakerBoost, when the query names the speaker
 	recency *float64
 	rerank  *RerankExplain
 	mmrSim  *float64

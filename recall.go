@@ -85,7 +85,8 @@ type Explain struct {
 	MatchedTerms []string `json:"matched_terms"`
 	QueryTerms   []string `json:"query_terms"`
 
-	Recency       *float64       `json:"recency,omitempty"` // half-life factor applied
+	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
+	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
 	MMRSimilarity *float64       `json:"mmr_similarity,omitempty"` // to the hits chosen before it
 	ExpandedFrom  string         `json:"expanded_from,omitempty"`
@@ -153,8 +154,8 @@ func (q *Query) check() error {
 
 // Recall returns the records that best match q under its filter: by words
 // (BM25), by meaning (nearest embeddings) or both fused, then shaped by the
-// query's options in a fixed order: recency, rerank, threshold, diversity,
-// expansion.
+// query's options in a fixed order: speaker match, recency, rerank,
+// threshold, diversity, expansion.
 func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	start := time.Now()
 	if err := q.check(); err != nil {
@@ -189,6 +190,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	}
 	stage("search")
 	cands := fuse(found, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
+	speakerMatch(terms, cands)
 	e.shape(&q, cands)
 	hits := finalHits(&q, cands, terms)
 	stage("rank")
@@ -306,7 +308,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) []Hit {
 func (c *candidate) explain(q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
 		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+		MatchedTerms: c.matched, QueryTerms: terms, SpeakerBoost: c.speaker, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion
 	}

@@ -283,3 +283,32 @@ func TestRecallStagesAndPatch(t *testing.T) {
 		t.Fatalf("patch of a missing id: %v", err)
 	}
 }
+
+// TestRecallSpeakerMatch: a question naming a participant raises what that
+// participant said over a turn that only addresses them, in every mode.
+func TestRecallSpeakerMatch(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "Maria, how was the weekend?", Speaker: "Tom", SessionID: "s1"},
+		mneme.Record{Text: "Great! I moved to Lisbon.", Speaker: "Maria Costa", SessionID: "s2"},
+		mneme.Record{Text: "Lisbon is lovely in spring.", SessionID: "s3"})
+	for _, mode := range []mneme.Mode{mneme.Hybrid, mneme.Lexical, mneme.Vector} {
+		res := recall(t, eng, mneme.Query{Text: "Where did Maria move?", Mode: mode})
+		for _, h := range res.Hits {
+			want := 0.0
+			if h.Record.Speaker == "Maria Costa" {
+				want = mneme.SpeakerBoost
+			}
+			if h.Explain.SpeakerBoost != want {
+				t.Errorf("%s: %q (speaker %q): boost %v, want %v", mode, h.Record.Text, h.Record.Speaker, h.Explain.SpeakerBoost, want)
+			}
+		}
+		if mode != mneme.Vector && (len(res.Hits) == 0 || res.Hits[0].Record.Speaker != "Maria Costa") { // the test embedder hashes words: no help there
+			t.Errorf("%s: want Maria's own turn first: %v", mode, texts(res))
+		}
+	}
+	for _, h := range recall(t, eng, mneme.Query{Text: "who moved to a new city"}).Hits {
+		if h.Explain.SpeakerBoost != 0 {
+			t.Errorf("no speaker named, yet %q was raised", h.Record.Text)
+		}
+	}
+}
