@@ -2,7 +2,6 @@ package mneme
 
 import (
 	"context"
-	"fmt"
 	"math"
 )
 
@@ -44,10 +43,4 @@ func CheckVectors(info EmbedderInfo, texts []string, vecs [][]float32) error {
 		}
 	}
 	return nil
-}
-
-// Unavailable reports a provider that cannot be reached, with what was
-// tried and what to do.
-func Unavailable(url string, err error, hint string) *Error {
-	return &Error{Code: EUNAVAILABLE, Message: fmt.Sprintf("cannot reach the embedding provider at %s: %v; %s", url, err, hint), Err: err}
 }

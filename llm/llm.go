@@ -4,19 +4,14 @@
 package llm
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/httpjson"
 )
 
 // Prompt is the system message. Hypotheses are embedded, so it asks for
@@ -109,70 +104,6 @@ type message struct {
 // post sends body as JSON and decodes the answer into out. Errors name the
 // URL, never the headers (which may hold the API key).
 func (g *generator) post(ctx context.Context, headers map[string]string, body, out any) error {
-	u := g.base + g.path
-	data, err := json.Marshal(body)
-	if err != nil {
-		return mneme.InternalError(err, "encode LLM request")
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
-	if err != nil {
-		return mneme.Invalid("LLM URL %q is not valid (llm.url in config.json): %v", u, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := g.client.Do(req)
-	if err != nil {
-		return g.unavailable(unwrapURL(err))
-	}
-	defer resp.Body.Close()
-	payload, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-	if err != nil {
-		return g.unavailable(err)
-	}
-	switch {
-	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return mneme.Invalid("the LLM at %s refused the credentials (HTTP %d): check the API key variable", u, resp.StatusCode)
-	case resp.StatusCode >= 500 || resp.StatusCode == http.StatusTooManyRequests:
-		return g.unavailable(fmt.Errorf("HTTP %d: %s", resp.StatusCode, snippet(payload)))
-	case resp.StatusCode != http.StatusOK:
-		return mneme.Invalid("the LLM at %s rejected the request (HTTP %d): %s", u, resp.StatusCode, snippet(payload))
-	case len(payload) > maxBody:
-		return mneme.Invalid("the LLM at %s answered with more than %d bytes: check llm.url", u, maxBody)
-	}
-	if err := json.Unmarshal(payload, out); err != nil {
-		return mneme.Invalid("the LLM at %s answered with unexpected JSON (check llm.url and llm.provider): %v", u, err)
-	}
-	return nil
-}
-
-// unavailable is mneme.Unavailable worded for a language model rather than
-// an embedding provider.
-func (g *generator) unavailable(err error) *mneme.Error {
-	return &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err,
-		Message: fmt.Sprintf("cannot reach the language model at %s: %v; %s", g.base+g.path, err, g.hint)}
-}
-
-// unwrapURL drops the method and URL that *url.Error repeats: the message
-// names the URL once.
-func unwrapURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
-// snippet quotes at most 200 bytes of a body, cut on a rune boundary.
-func snippet(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) <= 200 {
-		return s
-	}
-	n := 200
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	peer := httpjson.Peer{Name: "the language model", Hint: g.hint, Check: "llm.url and llm.provider", MaxBody: maxBody}
+	return httpjson.Post(ctx, g.client, peer, g.base+g.path, headers, body, out)
 }

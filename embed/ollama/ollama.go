@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/embed/internal/httpjson"
+	"github.com/mneme-ai/mneme/internal/httpjson"
 )
 
 // Config says where the server is and which model to use.
@@ -52,8 +52,9 @@ type response struct {
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	var res response
 	url := e.cfg.BaseURL + "/api/embed"
-	err := httpjson.Post(ctx, e.client, url, nil, request{Model: e.cfg.Model, Input: texts}, &res,
-		"start Ollama (ollama serve) and pull the model (ollama pull "+e.cfg.Model+"), or choose another embedder")
+	peer := httpjson.Peer{Name: "the embedding provider", MaxBody: 256 << 20,
+		Hint: "start Ollama (ollama serve) and pull the model (ollama pull " + e.cfg.Model + "), or choose another embedder"}
+	err := httpjson.Post(ctx, e.client, peer, url, nil, request{Model: e.cfg.Model, Input: texts}, &res)
 	if err != nil {
 		return nil, err
 	}

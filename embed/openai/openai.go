@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/embed/internal/httpjson"
+	"github.com/mneme-ai/mneme/internal/httpjson"
 )
 
 // Config says where the endpoint is, which model, and the API key. The key
@@ -65,8 +65,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		headers["Authorization"] = "Bearer " + e.cfg.APIKey
 	}
 	url := e.cfg.BaseURL + "/v1/embeddings"
-	err := httpjson.Post(ctx, e.client, url, headers, request{Model: e.cfg.Model, Input: texts}, &res,
-		"check the base URL and that the server is running, or choose another embedder")
+	peer := httpjson.Peer{Name: "the embedding provider", MaxBody: 256 << 20,
+		Hint: "check the base URL and that the server is running, or choose another embedder"}
+	err := httpjson.Post(ctx, e.client, peer, url, headers, request{Model: e.cfg.Model, Input: texts}, &res)
 	if err != nil {
 		return nil, err
 	}
