@@ -63,21 +63,6 @@ func bearer(tokens []access.Token, next http.Handler) http.Handler {
 	})
 }
 
-// project resolves the project a call names under the caller's scope. A
-// token limited to one project implies it; one limited to several needs
-// the call to name one of them.
-func project(sc access.Scope, p string) (string, error) {
-	switch {
-	case p != "" && !sc.Project(p):
-		return "", forbidden("token %q does not cover project %q: it covers %s", sc.Name, p, strings.Join(sc.Projects, ", "))
-	case p != "" || len(sc.Projects) == 0:
-		return p, nil
-	case len(sc.Projects) == 1:
-		return sc.Projects[0], nil
-	}
-	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", sc.Name, strings.Join(sc.Projects, ", "))
-}
-
 // visible fetches a record the caller may see: one in a project outside
 // the scope is reported missing, as if it were not there.
 func (s *server) visible(r *http.Request, id string, clearance mneme.Sensitivity) (*mneme.Record, error) {

@@ -29,7 +29,7 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range values(q, "type") {
 		f.Types = append(f.Types, mneme.Type(t))
 	}
-	if f.Project, err = project(access.FromContext(r.Context()), q.Get("project")); err != nil {
+	if f.Project, err = access.FromContext(r.Context()).Resolve(q.Get("project")); err != nil {
 		return err
 	}
 	if f.AllTags, err = flag(q, "all_tags"); err != nil {

@@ -31,7 +31,7 @@ func (s *server) rememberAll(w http.ResponseWriter, r *http.Request, field strin
 	// so redacting in the write can only mask what a request allowed.
 	redact := false
 	for i := range reqs {
-		if reqs[i].Project, err = project(sc, reqs[i].Project); err != nil {
+		if reqs[i].Project, err = sc.Resolve(reqs[i].Project); err != nil {
 			return at(field, i, err)
 		}
 		if recs[i], err = reqs[i].Record(now); err != nil {
@@ -114,7 +114,7 @@ func (s *server) forget(w http.ResponseWriter, r *http.Request) error {
 	}
 	f := mneme.Filter{Types: ff.Types, Kinds: ff.Kinds, Tags: ff.Tags, Key: ff.Key, Clearance: mneme.Secret}
 	var err error
-	if f.Project, err = project(access.FromContext(r.Context()), ff.Project); err != nil {
+	if f.Project, err = access.FromContext(r.Context()).Resolve(ff.Project); err != nil {
 		return err
 	}
 	if ff.Before != "" {

@@ -40,7 +40,7 @@ func (s *server) recallAll(r *http.Request, field string) ([]mneme.RecallRespons
 	sc, now := access.FromContext(r.Context()), time.Now().UTC()
 	queries := make([]mneme.Query, len(reqs))
 	for i := range reqs {
-		if reqs[i].Project, err = project(sc, reqs[i].Project); err != nil {
+		if reqs[i].Project, err = sc.Resolve(reqs[i].Project); err != nil {
 			return nil, at(field, i, err)
 		}
 		if queries[i], err = reqs[i].ToQuery(now, mneme.Internal); err != nil {

@@ -20,7 +20,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f := mneme.Filter{Clearance: mneme.Internal, IncludeSuperseded: true, IncludeExpired: true}
-	if f.Project, err = project(access.FromContext(r.Context()), q.Get("project")); err != nil {
+	if f.Project, err = access.FromContext(r.Context()).Resolve(q.Get("project")); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson") // an error before the first line replaces it
@@ -96,7 +96,7 @@ func (s *server) importable(r *http.Request, recs []*mneme.Record, lines []int) 
 	}
 	for i, rec := range recs {
 		var err error
-		if rec.Project, err = project(sc, rec.Project); err != nil {
+		if rec.Project, err = sc.Resolve(rec.Project); err != nil {
 			return prefixed(fmt.Sprintf("line %d", lines[i]), err)
 		}
 		if rec.ID == "" || !mneme.ValidID(rec.ID) {

@@ -114,7 +114,7 @@ type usedRange struct {
 func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recallInput) (*mcp.CallToolResult, recallOutput, error) {
 	r, err := in.request()
 	if err == nil {
-		r.Project, err = resolveProject(scopeOf(req), r.Project)
+		r.Project, err = scopeOf(req).Resolve(r.Project)
 	}
 	var q mneme.Query
 	if err == nil {

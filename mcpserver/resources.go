@@ -87,7 +87,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 	if err != nil {
 		return nil, mneme.Invalid("%s is not a tags resource: read %s", req.Params.URI, tagsTemplate)
 	}
-	if _, err := resolveProject(scopeOf(req), project); err != nil {
+	if _, err := scopeOf(req).Resolve(project); err != nil {
 		return nil, err
 	}
 	// Every record of the project, page by page: fine while projects hold

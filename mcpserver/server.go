@@ -29,7 +29,7 @@ type Info struct {
 
 // EFORBIDDEN is the code of a call the caller's token does not allow (as
 // in the HTTP API).
-const EFORBIDDEN = "EFORBIDDEN"
+const EFORBIDDEN = access.EFORBIDDEN
 
 const instructions = `mneme is your long-term memory: what you remember here outlives this conversation.
 Remember (tool remember) as soon as you learn something worth keeping, one self-contained memory each:
@@ -68,21 +68,6 @@ func scopeOf(req mcp.Request) access.Scope {
 		return access.FromInfo(extra.TokenInfo)
 	}
 	return access.Open
-}
-
-// resolveProject is the project a call works in under sc: a token limited
-// to one project implies it; one limited to several needs the call to name
-// one of them. (The HTTP API resolves projects the same way.)
-func resolveProject(sc access.Scope, p string) (string, error) {
-	switch {
-	case p != "" && !sc.Project(p):
-		return "", mneme.Errorf(EFORBIDDEN, "token %q does not cover project %q: it covers %s", sc.Name, p, strings.Join(sc.Projects, ", "))
-	case p != "" || len(sc.Projects) == 0:
-		return p, nil
-	case len(sc.Projects) == 1:
-		return sc.Projects[0], nil
-	}
-	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", sc.Name, strings.Join(sc.Projects, ", "))
 }
 
 func readOnly(sc access.Scope, tool string) error {

@@ -113,7 +113,7 @@ func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in reme
 	}
 	r, err := in.request()
 	if err == nil {
-		r.Project, err = resolveProject(sc, r.Project)
+		r.Project, err = sc.Resolve(r.Project)
 	}
 	var rec *mneme.Record
 	if err == nil {
@@ -148,7 +148,7 @@ func (in *listInput) filter() (mneme.Filter, error) {
 func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
 	fl, err := in.filter()
 	if err == nil {
-		fl.Project, err = resolveProject(scopeOf(req), fl.Project)
+		fl.Project, err = scopeOf(req).Resolve(fl.Project)
 	}
 	if in.Limit == 0 {
 		in.Limit = 20 // the CLI's default
@@ -195,7 +195,7 @@ func (s *server) doForget(ctx context.Context, sc access.Scope, in forgetInput) 
 		return out, mneme.Invalid("give ids or a filter, not both")
 	case byFilter:
 		fl.Key, fl.Clearance = in.Key, mneme.Secret
-		if fl.Project, err = resolveProject(sc, fl.Project); err != nil {
+		if fl.Project, err = sc.Resolve(fl.Project); err != nil {
 			return out, err
 		}
 		if in.Before != "" {

@@ -11,9 +11,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mneme-ai/mneme"
 )
 
 // Token is one configured bearer token (config.json, "server.tokens").
@@ -38,6 +41,25 @@ var Open = Scope{Name: "open", Write: true}
 // Project reports whether the scope covers project.
 func (s Scope) Project(project string) bool {
 	return len(s.Projects) == 0 || slices.Contains(s.Projects, project)
+}
+
+// EFORBIDDEN is the code of a call the caller's token does not allow.
+const EFORBIDDEN = "EFORBIDDEN"
+
+// Resolve is the project a call works in under s: the one it names, which
+// s must cover; else the only project of a token limited to one; else ""
+// (every project) for a token limited to none. A token limited to several
+// must name one.
+func (s Scope) Resolve(project string) (string, error) {
+	switch {
+	case project != "" && !s.Project(project):
+		return "", mneme.Errorf(EFORBIDDEN, "token %q does not cover project %q: it covers %s", s.Name, project, strings.Join(s.Projects, ", "))
+	case project != "" || len(s.Projects) == 0:
+		return project, nil
+	case len(s.Projects) == 1:
+		return s.Projects[0], nil
+	}
+	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", s.Name, strings.Join(s.Projects, ", "))
 }
 
 const projectsKey = "projects"

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/mneme-ai/mneme"
 )
 
 func TestTokens(t *testing.T) {
@@ -44,6 +46,34 @@ func TestTokens(t *testing.T) {
 	} {
 		if _, err := Check([]Token{c.tok}, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.tok, err, c.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	one := Scope{Name: "one", Projects: []string{"a"}}
+	two := Scope{Name: "two", Projects: []string{"a", "b"}}
+	for _, c := range []struct {
+		scope     Scope
+		asked     string
+		want      string
+		code, msg string // the error's, "" for none
+	}{
+		{Open, "", "", "", ""},
+		{Open, "x", "x", "", ""},
+		{one, "", "a", "", ""},
+		{one, "a", "a", "", ""},
+		{one, "b", "", EFORBIDDEN, `token "one" does not cover project "b": it covers a`},
+		{two, "b", "b", "", ""},
+		{two, "", "", mneme.EINVALID, "covers several projects (a, b): name one"},
+	} {
+		got, err := c.scope.Resolve(c.asked)
+		msg := ""
+		if err != nil {
+			msg = mneme.ErrorMessage(err)
+		}
+		if got != c.want || mneme.ErrorCode(err) != c.code || !strings.Contains(msg, c.msg) {
+			t.Errorf("%s.Resolve(%q) = %q, %v; want %q, code %q %q", c.scope.Name, c.asked, got, err, c.want, c.code, c.msg)
 		}
 	}
 }
