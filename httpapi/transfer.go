@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,7 +43,7 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	recs, lines, err := decodeLines(data)
+	recs, lines, err := mneme.DecodeLines(data)
 	if err != nil {
 		return err
 	}
@@ -61,29 +60,6 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 	res.ID = ""
 	reply(w, http.StatusOK, res)
 	return nil
-}
-
-// decodeLines reads one record per non-blank line, strictly, with each
-// record's line number for errors.
-func decodeLines(data []byte) ([]*mneme.Record, []int, error) {
-	var recs []*mneme.Record
-	var lines []int
-	for n := 1; len(data) > 0; n++ {
-		var line []byte
-		line, data, _ = bytes.Cut(data, []byte("\n"))
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		rec := new(mneme.Record)
-		if err := mneme.DecodeStrict(line, rec); err != nil {
-			return nil, nil, prefixed(fmt.Sprintf("line %d", n), err)
-		}
-		recs, lines = append(recs, rec), append(lines, n)
-	}
-	if len(recs) == 0 {
-		return nil, nil, mneme.Invalid("the body holds no records: send one JSON record per line, as GET /v1/export writes them")
-	}
-	return recs, lines, nil
 }
 
 // importable checks a scoped caller's import: every record must go to a
