@@ -175,3 +175,17 @@ func jsonFields(v any) []string {
 	}
 	return names
 }
+
+// SplitList reads list values as every surface accepts them: each value
+// may be a comma list ("a,b"); blanks are dropped.
+func SplitList(values ...string) []string {
+	var out []string
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}

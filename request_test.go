@@ -1,6 +1,7 @@
 package mneme_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +85,21 @@ func FuzzDecodeRecord(f *testing.F) {
 			t.Fatalf("valid record without hash or defaults: %+v", r)
 		}
 	})
+}
+
+func TestSplitList(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{""}, nil},
+		{[]string{"a"}, []string{"a"}},
+		{[]string{" a, b ,,c "}, []string{"a", "b", "c"}},
+		{[]string{"a,b", "c"}, []string{"a", "b", "c"}},
+	} {
+		if got := mneme.SplitList(c.in...); !slices.Equal(got, c.want) {
+			t.Errorf("SplitList(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }

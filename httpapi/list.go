@@ -81,17 +81,7 @@ func params(r *http.Request, allowed ...string) (url.Values, error) {
 
 // values returns a repeatable parameter's values; each may be a comma list,
 // as in the CLI's flags.
-func values(q url.Values, name string) []string {
-	var out []string
-	for _, v := range q[name] {
-		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
+func values(q url.Values, name string) []string { return mneme.SplitList(q[name]...) }
 
 func flag(q url.Values, name string) (bool, error) {
 	v := q.Get(name)

@@ -22,14 +22,7 @@ func (l *list) UnmarshalJSON(b []byte) error {
 	} else if err := json.Unmarshal(b, &many); err != nil {
 		return mneme.Invalid("expected a string like \"a,b\" or an array of strings, not %s", b)
 	}
-	*l = nil
-	for _, s := range many {
-		for part := range strings.SplitSeq(s, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				*l = append(*l, part)
-			}
-		}
-	}
+	*l = mneme.SplitList(many...)
 	return nil
 }
 

@@ -184,15 +184,8 @@ func (a *app) printJSON(v any) error {
 // listFlag collects a repeatable flag; each value may hold a comma list.
 type listFlag []string
 
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error {
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			*l = append(*l, s)
-		}
-	}
-	return nil
-}
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, mneme.SplitList(v)...); return nil }
 
 // repeatFlag collects a repeatable flag whose values may contain commas.
 type repeatFlag []string
