@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/internal/access"
 )
 
@@ -25,9 +24,8 @@ func (s *server) health(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// stats counts the records. A token limited to projects sees only theirs:
-// the engine counts superseded, expired, secret and documents over the
-// whole store only, so those are 0 for it.
+// stats counts the records; a token limited to projects sees only theirs
+// (access.Scope.Stats).
 func (s *server) stats(w http.ResponseWriter, r *http.Request) error {
 	if _, err := params(r); err != nil {
 		return err
@@ -36,16 +34,6 @@ func (s *server) stats(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if sc := access.FromContext(r.Context()); len(sc.Projects) > 0 {
-		mine := mneme.Stats{Projects: []mneme.ProjectStats{}}
-		for _, p := range st.Projects {
-			if sc.Project(p.Project) {
-				mine.Projects = append(mine.Projects, p)
-				mine.Total += p.Total
-			}
-		}
-		st = mine
-	}
-	reply(w, http.StatusOK, st)
+	reply(w, http.StatusOK, access.FromContext(r.Context()).Stats(st))
 	return nil
 }

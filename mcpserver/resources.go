@@ -62,22 +62,18 @@ func (s *server) memoryTypes(context.Context, *mcp.ReadResourceRequest) (any, er
 	}, nil
 }
 
-// projectStats is Stats' projects the caller may read.
-func (s *server) projectStats(ctx context.Context, req mcp.Request) ([]mneme.ProjectStats, error) {
+// stats are the counts the caller may read.
+func (s *server) stats(ctx context.Context, req mcp.Request) (mneme.Stats, error) {
 	st, err := s.eng.Stats(ctx)
-	if err != nil {
-		return nil, err
-	}
-	sc := scopeOf(req)
-	return slices.DeleteFunc(st.Projects, func(p mneme.ProjectStats) bool { return !sc.Project(p.Project) }), nil
+	return scopeOf(req).Stats(st), err
 }
 
 func (s *server) projects(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
-	ps, err := s.projectStats(ctx, req)
-	if ps == nil {
-		ps = []mneme.ProjectStats{}
+	st, err := s.stats(ctx, req)
+	if st.Projects == nil {
+		st.Projects = []mneme.ProjectStats{}
 	}
-	return map[string]any{"projects": ps}, err
+	return map[string]any{"projects": st.Projects}, err
 }
 
 func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
@@ -112,7 +108,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 }
 
 func (s *server) health(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
-	st, err := s.eng.Stats(ctx)
+	st, err := s.stats(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -121,16 +117,9 @@ func (s *server) health(ctx context.Context, req *mcp.ReadResourceRequest) (any,
 		i := em.Info()
 		embedder["id"], embedder["version"], embedder["dimension"] = i.ID(), i.Version, i.Dim
 	}
-	records := any(map[string]int{"total": st.Total, "superseded": st.Superseded, "expired": st.Expired,
-		"secret": st.Secret, "documents": st.Documents})
-	if sc := scopeOf(req); len(sc.Projects) > 0 {
-		// The store-wide counters would tell about other projects.
-		ps, _ := s.projectStats(ctx, req)
-		total := 0
-		for _, p := range ps {
-			total += p.Total
-		}
-		records = map[string]int{"total": total}
+	records := map[string]int{"total": st.Total}
+	if len(scopeOf(req).Projects) == 0 { // the store-wide counters would tell about other projects
+		records["superseded"], records["expired"], records["secret"], records["documents"] = st.Superseded, st.Expired, st.Secret, st.Documents
 	}
 	return map[string]any{"status": "ok", "version": s.info.Version, "store": s.info.Store,
 		"embedder": embedder, "records": records}, nil

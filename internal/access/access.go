@@ -62,6 +62,23 @@ func (s Scope) Resolve(project string) (string, error) {
 	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", s.Name, strings.Join(s.Projects, ", "))
 }
 
+// Stats is st as s may see it: a token limited to projects sees only
+// theirs and their total (the store-wide counters of superseded, expired
+// and secret records and documents would tell about other projects).
+func (s Scope) Stats(st mneme.Stats) mneme.Stats {
+	if len(s.Projects) == 0 {
+		return st
+	}
+	mine := mneme.Stats{Projects: []mneme.ProjectStats{}}
+	for _, p := range st.Projects {
+		if s.Project(p.Project) {
+			mine.Projects = append(mine.Projects, p)
+			mine.Total += p.Total
+		}
+	}
+	return mine
+}
+
 const projectsKey = "projects"
 
 // Check resolves each token's secret (from the environment when named) and

@@ -77,3 +77,14 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestScopeStats(t *testing.T) {
+	st := mneme.Stats{Total: 6, Secret: 2, Documents: 1, Projects: []mneme.ProjectStats{{Project: "a", Total: 1}, {Project: "b", Total: 2}, {Project: "c", Total: 3}}}
+	if got := Open.Stats(st); got.Total != 6 || got.Secret != 2 || len(got.Projects) != 3 {
+		t.Errorf("an open scope sees everything: %+v", got)
+	}
+	got := Scope{Name: "ac", Projects: []string{"a", "c"}}.Stats(st)
+	if got.Total != 4 || got.Secret != 0 || got.Documents != 0 || len(got.Projects) != 2 || got.Projects[1].Project != "c" {
+		t.Errorf("a scope limited to a and c: %+v", got)
+	}
+}
