@@ -84,6 +84,18 @@ type ForgetResult struct {
 	IDs       []string `json:"ids"`
 }
 
+// Forgot is the result of forgetting ids (none forgotten in a dry run).
+func Forgot(ids []string, dryRun bool) ForgetResult {
+	out := ForgetResult{DryRun: dryRun, IDs: ids}
+	if out.IDs == nil {
+		out.IDs = []string{}
+	}
+	if !dryRun {
+		out.Forgotten = len(ids)
+	}
+	return out
+}
+
 // Patch changes some fields of a stored record; nil fields stay as they are.
 type Patch struct {
 	Title       *string          `json:"title,omitempty"`

@@ -148,13 +148,6 @@ func (s *server) forgetIDs(w http.ResponseWriter, r *http.Request, ids []string,
 }
 
 func forgot(w http.ResponseWriter, ids []string, dryRun bool) error {
-	out := mneme.ForgetResult{DryRun: dryRun, IDs: ids}
-	if out.IDs == nil {
-		out.IDs = []string{}
-	}
-	if !dryRun {
-		out.Forgotten = len(out.IDs)
-	}
-	reply(w, http.StatusOK, out)
+	reply(w, http.StatusOK, mneme.Forgot(ids, dryRun))
 	return nil
 }

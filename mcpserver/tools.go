@@ -183,54 +183,48 @@ func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forget
 // doForget forgets as the CLI does: by ids (all or none) or by filter,
 // secret records included; records of projects outside sc are not found.
 func (s *server) doForget(ctx context.Context, sc access.Scope, in forgetInput) (mneme.ForgetResult, error) {
-	out := mneme.ForgetResult{DryRun: in.DryRun, IDs: in.IDs}
 	lf := listInput{Project: in.Project, ProjectID: in.ProjectID, Types: in.Types, Type: in.Type, MemoryType: in.MemoryType, Tags: in.Tags}
 	fl, err := lf.filter()
 	if err != nil {
-		return out, err
+		return mneme.ForgetResult{}, err
 	}
+	ids := []string(in.IDs)
 	byFilter := fl.Project != "" || len(fl.Tags) > 0 || len(fl.Types) > 0 || in.Before != "" || in.Key != ""
 	switch {
-	case byFilter && len(in.IDs) > 0:
-		return out, mneme.Invalid("give ids or a filter, not both")
+	case byFilter && len(ids) > 0:
+		return mneme.ForgetResult{}, mneme.Invalid("give ids or a filter, not both")
 	case byFilter:
 		fl.Key, fl.Clearance = in.Key, mneme.Secret
 		if fl.Project, err = sc.Resolve(fl.Project); err != nil {
-			return out, err
+			return mneme.ForgetResult{}, err
 		}
 		if in.Before != "" {
 			t, err := mneme.ParseTime("before", in.Before, s.now())
 			if err != nil {
-				return out, err
+				return mneme.ForgetResult{}, err
 			}
 			fl.Before = &t
 		}
-		if out.IDs, err = s.eng.ForgetWhere(ctx, fl, in.DryRun); err != nil {
-			return out, err
+		if ids, err = s.eng.ForgetWhere(ctx, fl, in.DryRun); err != nil {
+			return mneme.ForgetResult{}, err
 		}
 	default:
-		for _, id := range in.IDs {
+		for _, id := range ids {
 			rec, err := s.eng.Get(ctx, id, mneme.Secret)
 			if err == nil && !sc.Project(rec.Project) {
 				err = notFound(id)
 			}
 			if err != nil {
-				return out, err
+				return mneme.ForgetResult{}, err
 			}
 		}
 		if !in.DryRun {
-			if _, err := s.eng.Forget(ctx, in.IDs); err != nil {
-				return out, err
+			if _, err := s.eng.Forget(ctx, ids); err != nil {
+				return mneme.ForgetResult{}, err
 			}
 		}
 	}
-	if out.IDs == nil {
-		out.IDs = []string{}
-	}
-	if !in.DryRun {
-		out.Forgotten = len(out.IDs)
-	}
-	return out, nil
+	return mneme.Forgot(ids, in.DryRun), nil
 }
 
 // record is a stored record as the tools return it. Meta is retyped: the

@@ -47,10 +47,9 @@ func runForget(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	out := mneme.ForgetResult{DryRun: *dry, IDs: ids}
 	switch {
 	case byFilter:
-		out.IDs, err = eng.ForgetWhere(a.ctx, f, *dry)
+		ids, err = eng.ForgetWhere(a.ctx, f, *dry)
 	case *dry:
 		for _, id := range ids {
 			if _, err = eng.Get(a.ctx, id, mneme.Secret); err != nil {
@@ -63,12 +62,7 @@ func runForget(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if out.IDs == nil {
-		out.IDs = []string{}
-	}
-	if !*dry {
-		out.Forgotten = len(out.IDs)
-	}
+	out := mneme.Forgot(ids, *dry)
 	if a.json {
 		return a.printJSON(out)
 	}
