@@ -78,32 +78,41 @@ func (a *app) embedderFlag(fs *flag.FlagSet) {
 	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: minilm, hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else minilm)")
 }
 
-// newEmbedder builds the configured embedder: --embedder, $MNEME_EMBEDDER,
-// config.json, default minilm. "none" gives nil.
+// effective resolves what c leaves to the command line and environment:
+// the embedder provider (--embedder, $MNEME_EMBEDDER, config.json, minilm)
+// and the model directory ($MNEME_MODEL_DIR, config.json, the default).
+func (a *app) effective(c config) config {
+	switch {
+	case a.embedder != "":
+		c.Embedder.Provider = a.embedder
+	case a.getenv("MNEME_EMBEDDER") != "":
+		c.Embedder.Provider = a.getenv("MNEME_EMBEDDER")
+	case c.Embedder.Provider == "":
+		c.Embedder.Provider = "minilm"
+	}
+	switch {
+	case a.getenv("MNEME_MODEL_DIR") != "":
+		c.ModelDir = a.getenv("MNEME_MODEL_DIR")
+	case c.ModelDir == "":
+		c.ModelDir = minilm.DefaultDir(a.getenv)
+	}
+	return c
+}
+
+// newEmbedder builds the configured embedder (see effective). "none" gives
+// nil.
 func (a *app) newEmbedder() (mneme.Embedder, error) {
 	c, err := a.loadConfig()
 	if err != nil {
 		return nil, err
 	}
+	c = a.effective(c)
 	ec := c.Embedder
-	switch {
-	case a.embedder != "":
-		ec.Provider = a.embedder
-	case a.getenv("MNEME_EMBEDDER") != "":
-		ec.Provider = a.getenv("MNEME_EMBEDDER")
-	}
 	switch ec.Provider {
 	case "none":
 		return nil, nil
-	case "", "minilm":
-		dir := a.getenv("MNEME_MODEL_DIR")
-		if dir == "" {
-			dir = c.ModelDir
-		}
-		if dir == "" {
-			dir = minilm.DefaultDir(a.getenv)
-		}
-		return minilm.NewEmbedder(dir)
+	case "minilm":
+		return minilm.NewEmbedder(c.ModelDir)
 	case "hash":
 		return hash.New(ec.Dim)
 	case "ollama":

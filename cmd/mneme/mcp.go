@@ -61,15 +61,7 @@ func (a *app) settings(c config, home string) map[string]any {
 	for i, t := range c.Server.Tokens {
 		tokens[i] = map[string]any{"name": t.Name, "projects": t.Projects, "access": t.Access}
 	}
-	embedder := c.Embedder
-	if e := a.embedder; e != "" {
-		embedder.Provider = e
-	} else if e := a.getenv("MNEME_EMBEDDER"); e != "" {
-		embedder.Provider = e
-	}
-	if embedder.Provider == "" {
-		embedder.Provider = "minilm"
-	}
-	return map[string]any{"home": home, "embedder": embedder, "model_dir": c.ModelDir,
+	c = a.effective(c)
+	return map[string]any{"home": home, "embedder": c.Embedder, "model_dir": c.ModelDir,
 		"llm": c.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.Server.MaxBodyBytes}}
 }
