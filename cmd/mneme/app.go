@@ -139,6 +139,16 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseFlags parses a command that takes flags only: a stray argument
+// (a typo, a value without its flag) is an error, not silently ignored.
+func (a *app) parseFlags(fs *flag.FlagSet, args []string) error {
+	pos, err := a.parse(fs, args)
+	if err == nil && len(pos) > 0 {
+		err = mneme.Invalid("no arguments, only flags, but got %q: run `mneme %s -h` for the flags", pos[0], a.name)
+	}
+	return err
+}
+
 // homeDir resolves the data directory: --home, MNEME_HOME, then the user's
 // data directory.
 func (a *app) homeDir() (string, error) {

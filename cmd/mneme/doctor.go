@@ -26,7 +26,7 @@ type indexStatuser interface {
 func runDoctor(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	var checks []check

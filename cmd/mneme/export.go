@@ -15,7 +15,7 @@ func runExport(a *app, args []string) error {
 	fs := a.flags()
 	project := fs.String("project", "", "only this project")
 	clearance := fs.String("clearance", "internal", "highest sensitivity to export: public, internal or secret")
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	f := mneme.Filter{Project: *project, Clearance: mneme.Sensitivity(*clearance), IncludeSuperseded: true, IncludeExpired: true}

@@ -15,7 +15,7 @@ func runHistory(a *app, args []string) error {
 	key := fs.String("key", "", "topic key")
 	project := fs.String("project", mneme.DefaultProject, "project")
 	clearance := fs.String("clearance", "internal", "highest sensitivity to show: public, internal or secret")
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	level, err := mneme.ParseSensitivity(*clearance)

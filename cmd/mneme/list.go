@@ -17,7 +17,7 @@ func runList(a *app, args []string) error {
 	ff.register(fs)
 	limit := fs.Int("limit", 20, "records per page")
 	cursor := fs.String("cursor", "", "next_cursor from the previous page")
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	f, err := ff.filter(time.Now())

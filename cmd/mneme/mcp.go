@@ -22,7 +22,7 @@ func init() {
 func runMCP(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	eng, srv, err := a.openServer()

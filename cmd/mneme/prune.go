@@ -13,7 +13,7 @@ func init() {
 func runPrune(a *app, args []string) error {
 	fs := a.flags()
 	expired := fs.Bool("expired", false, "delete expired memories")
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	if !*expired {

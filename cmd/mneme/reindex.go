@@ -17,7 +17,7 @@ func init() {
 func runReindex(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	eng, err := a.openWithEmbedder()

@@ -31,7 +31,7 @@ func runServe(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
 	addr := fs.String("addr", "127.0.0.1:7077", "address to listen on (host:port; port 0 picks a free one)")
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	c, err := a.loadConfig()

@@ -11,7 +11,7 @@ func init() {
 
 func runStats(a *app, args []string) error {
 	fs := a.flags()
-	if _, err := a.parse(fs, args); err != nil {
+	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	eng, err := a.open()

@@ -10,7 +10,7 @@ func init() {
 }
 
 func runVersion(a *app, args []string) error {
-	if _, err := a.parse(a.flags(), args); err != nil {
+	if err := a.parseFlags(a.flags(), args); err != nil {
 		return err
 	}
 	v := version()
