@@ -63,11 +63,23 @@ func types(l list) []mneme.Type {
 	return out
 }
 
-// fieldNames lists the JSON names of the struct T's fields, for messages.
+// fields are the struct t's parameters in order, an embedded struct's in
+// its place.
+func fields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for _, sf := range reflect.VisibleFields(t) {
+		if !sf.Anonymous {
+			out = append(out, sf)
+		}
+	}
+	return out
+}
+
+// fieldNames lists the JSON names of the struct t's fields, for messages.
 func fieldNames(t reflect.Type) []string {
 	var names []string
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+	for _, sf := range fields(t) {
+		if name, _, _ := strings.Cut(sf.Tag.Get("json"), ","); name != "" && name != "-" {
 			names = append(names, name)
 		}
 	}
@@ -81,8 +93,7 @@ func fieldNames(t reflect.Type) []string {
 func inputSchema(t reflect.Type) map[string]any {
 	props := map[string]any{}
 	required := []string{}
-	for i := range t.NumField() {
-		sf := t.Field(i)
+	for _, sf := range fields(t) {
 		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		p := typeSchema(sf.Type)
 		if d := sf.Tag.Get("jsonschema"); d != "" {

@@ -42,28 +42,28 @@ type getInput struct {
 	ID string `json:"id" jsonschema:"record id, from recall or list"`
 }
 
-type listInput struct {
+// filterInput is the filter list and forget share.
+type filterInput struct {
 	Project    string `json:"project,omitempty" jsonschema:"only this project"`
 	ProjectID  string `json:"project_id,omitempty" jsonschema:"alias of project"`
 	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types: an array, or one string with commas"`
 	Type       list   `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
 	MemoryType list   `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
 	Tags       list   `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+}
+
+type listInput struct {
+	filterInput
+	Limit  int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
 type forgetInput struct {
-	IDs        list   `json:"ids,omitempty" jsonschema:"ids of the records to forget: an array, or one string with commas"`
-	Project    string `json:"project,omitempty" jsonschema:"filter: forget in this project"`
-	ProjectID  string `json:"project_id,omitempty" jsonschema:"alias of project"`
-	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"filter: records of these types"`
-	Type       list   `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
-	MemoryType list   `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
-	Tags       list   `json:"tags,omitempty" jsonschema:"filter: records with any of these tags"`
-	Before     string `json:"before,omitempty" jsonschema:"filter: records created before this time (RFC 3339, a date, or an age like 30d)"`
-	Key        string `json:"key,omitempty" jsonschema:"filter: every version of this key"`
-	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"only say what would be forgotten"`
+	IDs list `json:"ids,omitempty" jsonschema:"ids of the records to forget: an array, or one string with commas"`
+	filterInput
+	Before string `json:"before,omitempty" jsonschema:"filter: records created before this time (RFC 3339, a date, or an age like 30d)"`
+	Key    string `json:"key,omitempty" jsonschema:"filter: every version of this key"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"only say what would be forgotten"`
 }
 
 // toolTypes maps each tool to its input, for the parameter list in
@@ -137,7 +137,7 @@ func (s *server) get(ctx context.Context, req *mcp.CallToolRequest, in getInput)
 	return nil, wrap(rec), nil
 }
 
-func (in *listInput) filter() (mneme.Filter, error) {
+func (in *filterInput) filter() (mneme.Filter, error) {
 	var err error
 	fl := mneme.Filter{Tags: in.Tags, Clearance: mneme.Internal,
 		Types:   types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType))),
@@ -183,8 +183,7 @@ func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forget
 // doForget forgets as the CLI does: by ids (all or none) or by filter,
 // secret records included; records of projects outside sc are not found.
 func (s *server) doForget(ctx context.Context, sc access.Scope, in forgetInput) (mneme.ForgetResult, error) {
-	lf := listInput{Project: in.Project, ProjectID: in.ProjectID, Types: in.Types, Type: in.Type, MemoryType: in.MemoryType, Tags: in.Tags}
-	fl, err := lf.filter()
+	fl, err := in.filter()
 	if err != nil {
 		return mneme.ForgetResult{}, err
 	}
