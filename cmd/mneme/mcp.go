@@ -25,7 +25,11 @@ func runMCP(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	eng, srv, err := a.openServer()
+	c, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	eng, srv, err := a.openServer(c)
 	if err != nil {
 		return err
 	}
@@ -34,12 +38,9 @@ func runMCP(a *app, args []string) error {
 }
 
 // openServer opens the engine as recall needs it (an embedder that cannot
-// load degrades recall, with the reason) and builds the MCP server over it.
-func (a *app) openServer() (*mneme.Engine, *mcp.Server, error) {
-	c, err := a.loadConfig()
-	if err != nil {
-		return nil, nil, err
-	}
+// load degrades recall, with the reason) and builds the MCP server over it;
+// c is the loaded config, for the settings resource.
+func (a *app) openServer(c config) (*mneme.Engine, *mcp.Server, error) {
 	eng, err := a.openForRecall(true, true)
 	if err != nil {
 		return nil, nil, err

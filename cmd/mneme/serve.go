@@ -49,7 +49,7 @@ func runServe(a *app, args []string) error {
 	if err != nil {
 		return mneme.Invalid("cannot listen on %s: %v", *addr, errors.Unwrap(err))
 	}
-	eng, srv, err := a.openServer()
+	eng, srv, err := a.openServer(c)
 	if err != nil {
 		ln.Close()
 		return err
