@@ -34,14 +34,12 @@ type RememberRequest struct {
 }
 
 // Record builds the record r describes at time now, with the CLI's
-// defaults, and validates it.
+// defaults, and validates it. The fields r names are marked given: they
+// replace a stored record's when the same text is remembered again.
 func (r *RememberRequest) Record(now time.Time) (*Record, error) {
 	rec := &Record{Text: r.Text, Type: r.Type, Kind: r.Kind, Title: r.Title, Project: r.Project, Tags: r.Tags,
 		Key: r.Key, Status: r.Status, Sensitivity: r.Sensitivity, Provenance: r.Provenance, SessionID: r.SessionID,
 		RunID: r.RunID, Speaker: r.Speaker, Meta: r.Meta}
-	if rec.Kind == "" {
-		rec.Kind = "note"
-	}
 	if r.Source != "" {
 		rec.Source = &Source{URI: r.Source}
 	}
@@ -60,7 +58,32 @@ func (r *RememberRequest) Record(now time.Time) (*Record, error) {
 		exp := now.Add(d)
 		rec.ExpiresAt = &exp
 	}
+	rec.markGiven()
+	if rec.Kind == "" {
+		rec.Kind = "note"
+	}
 	return rec, Check(*rec, WriteOptions{Redact: r.Redact})
+}
+
+// RememberRequests stores what reqs describe in one transaction, all or
+// nothing. Each request is checked under its own redact flag, so masking
+// in the write only touches what a request allowed; an invalid one fails
+// the batch as a *BatchError naming it.
+func (e *Engine) RememberRequests(ctx context.Context, reqs []RememberRequest) (WriteResult, error) {
+	if err := ScopeFrom(ctx).mustWrite("remember"); err != nil {
+		return WriteResult{}, err
+	}
+	now := e.Now()
+	recs := make([]*Record, len(reqs))
+	redact := false
+	for i := range reqs {
+		var err error
+		if recs[i], err = reqs[i].Record(now); err != nil {
+			return WriteResult{}, inBatch(len(reqs), i, err)
+		}
+		redact = redact || reqs[i].Redact
+	}
+	return e.Remember(ctx, recs, WriteOptions{Redact: redact})
 }
 
 // RecallResponse is a recall's result with the request's id echoed (batch
@@ -75,25 +98,6 @@ type RecallResponse struct {
 type ListPage struct {
 	Records    []*Record `json:"records"`
 	NextCursor string    `json:"next_cursor"`
-}
-
-// ForgetResult says what a forget did, or would do in a dry run.
-type ForgetResult struct {
-	Forgotten int      `json:"forgotten"`
-	DryRun    bool     `json:"dry_run"`
-	IDs       []string `json:"ids"`
-}
-
-// Forgot is the result of forgetting ids (none forgotten in a dry run).
-func Forgot(ids []string, dryRun bool) ForgetResult {
-	out := ForgetResult{DryRun: dryRun, IDs: ids}
-	if out.IDs == nil {
-		out.IDs = []string{}
-	}
-	if !dryRun {
-		out.Forgotten = len(ids)
-	}
-	return out
 }
 
 // Patch changes some fields of a stored record; nil fields stay as they are.
@@ -113,6 +117,9 @@ type Patch struct {
 // Patch applies p to the record with id, keeping its id and creation time
 // (a changed text is re-embedded), and returns the record as stored.
 func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensitivity) (*Record, error) {
+	if err := ScopeFrom(ctx).mustWrite("update"); err != nil {
+		return nil, err
+	}
 	r, err := e.Get(ctx, id, clearance)
 	if err != nil {
 		return nil, err
@@ -157,5 +164,5 @@ func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensit
 	if _, err := e.Import(ctx, []*Record{r}, WriteOptions{}); err != nil {
 		return nil, err
 	}
-	return e.Get(ctx, id, Secret)
+	return e.store.Get(ctx, id) // as stored, even if the patch made it secret
 }

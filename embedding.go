@@ -208,6 +208,9 @@ type ReindexResult struct {
 // Reindex makes the configured embedder the home's: vectors from any other
 // are dropped, and every non-secret record without a vector is embedded.
 func (e *Engine) Reindex(ctx context.Context, progress func(done int)) (ReindexResult, error) {
+	if err := ScopeFrom(ctx).mustOwnAll("reindex"); err != nil {
+		return ReindexResult{}, err
+	}
 	if e.embedder == nil {
 		return ReindexResult{}, Invalid("no embedder is configured: choose one with --embedder")
 	}

@@ -47,7 +47,7 @@ type WriteOptions struct {
 // key. A record whose text holds a credential is refused (unless it is
 // secret or opts.Redact is set) and then nothing is written.
 func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
-	if err := e.prepareAll(recs, opts); err != nil {
+	if err := e.prepareAll(ctx, "remember", recs, opts); err != nil {
 		return WriteResult{}, err
 	}
 	if err := e.embedRecords(ctx, recs); err != nil {
@@ -58,7 +58,10 @@ func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions
 
 // Import stores records as exported: ids, times, status and links kept.
 func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
-	if err := e.prepareAll(recs, opts); err != nil {
+	if err := e.prepareAll(ctx, "import", recs, opts); err != nil {
+		return WriteResult{}, err
+	}
+	if err := e.importable(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
 	if err := e.embedRecords(ctx, recs); err != nil {
@@ -71,16 +74,23 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 // call it to reject bad input before they open a store.
 func Check(r Record, opts WriteOptions) error { return prepare(&r, opts) }
 
-func (e *Engine) prepareAll(recs []*Record, opts WriteOptions) error {
+// prepareAll checks that the caller may write (what names the use case),
+// resolves each record's project under its scope and validates it.
+func (e *Engine) prepareAll(ctx context.Context, what string, recs []*Record, opts WriteOptions) error {
+	sc := ScopeFrom(ctx)
+	if err := sc.mustWrite(what); err != nil {
+		return err
+	}
 	if len(recs) == 0 {
 		return Invalid("nothing to write: give at least one record")
 	}
 	for i, r := range recs {
-		if err := prepare(r, opts); err != nil {
-			if len(recs) > 1 {
-				return &Error{Code: EINVALID, Message: fmt.Sprintf("record %d: %s", i+1, ErrorMessage(err)), Err: &BatchError{Index: i, Err: err}}
-			}
-			return err
+		var err error
+		if r.Project, err = sc.Resolve(r.Project); err == nil {
+			err = prepare(r, opts)
+		}
+		if err != nil {
+			return inBatch(len(recs), i, err)
 		}
 	}
 	return nil
@@ -94,9 +104,21 @@ type BatchError struct {
 }
 
 func (e *BatchError) Error() string { return ErrorMessage(e.Err) }
+
+// inBatch is err of record i of n: a *BatchError, so a surface can name
+// the record in its own terms, whose message names it by position when
+// there are several.
+func inBatch(n, i int, err error) error {
+	msg := ErrorMessage(err)
+	if n > 1 {
+		msg = fmt.Sprintf("record %d: %s", i+1, msg)
+	}
+	return &Error{Code: ErrorCode(err), Message: msg, Err: &BatchError{Index: i, Err: err}}
+}
 func (e *BatchError) Unwrap() error { return e.Err }
 
 func prepare(r *Record, opts WriteOptions) error {
+	r.markGiven()
 	if err := ValidateText(r.Text); err != nil {
 		return err
 	}
@@ -123,15 +145,44 @@ func checkCredentials(r *Record, redact bool) error {
 	return nil
 }
 
-// Get returns one record visible at clearance.
+// importable checks that a scope limited to projects only updates records
+// it covers: an import updates the record with its id wherever it is.
+func (e *Engine) importable(ctx context.Context, recs []*Record) error {
+	sc := ScopeFrom(ctx)
+	if len(sc.Projects) == 0 {
+		return nil
+	}
+	for i, rec := range recs {
+		if rec.ID == "" {
+			continue
+		}
+		old, err := e.store.Get(ctx, rec.ID)
+		switch {
+		case ErrorCode(err) == ENOTFOUND:
+		case err != nil:
+			return err
+		case !sc.Covers(old.Project):
+			return inBatch(len(recs), i, Errorf(EFORBIDDEN, "record %s is stored in a project token %q does not cover", rec.ID, sc.Name))
+		}
+	}
+	return nil
+}
+
+// Get returns one record visible at clearance (capped by the caller's
+// scope); a record of a project outside the scope is not found.
 func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
 	if !ValidID(id) {
-		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", id)
+		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
 	}
 	r, err := e.store.Get(ctx, id)
 	if err != nil {
 		return nil, err
 	}
+	sc := ScopeFrom(ctx)
+	if !sc.Covers(r.Project) {
+		return nil, Errorf(ENOTFOUND, "no record with id %s", id)
+	}
+	clearance = sc.Allow(clearance)
 	if !r.Visible(clearance) {
 		return nil, Errorf(ENOTFOUND, "record %s is secret: read it with clearance secret (--clearance secret)", id)
 	}
@@ -140,7 +191,7 @@ func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Re
 
 // List returns a page of records passing f, newest first.
 func (e *Engine) List(ctx context.Context, f Filter, limit int, cursor string) ([]*Record, string, error) {
-	if err := e.checkFilter(&f); err != nil {
+	if err := e.checkFilter(ctx, &f); err != nil {
 		return nil, "", err
 	}
 	if limit <= 0 || limit > MaxK {
@@ -151,7 +202,7 @@ func (e *Engine) List(ctx context.Context, f Filter, limit int, cursor string) (
 
 // Each calls fn for every record passing f, page by page.
 func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) error {
-	if err := e.checkFilter(&f); err != nil {
+	if err := e.checkFilter(ctx, &f); err != nil {
 		return err
 	}
 	cursor := ""
@@ -172,35 +223,6 @@ func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) err
 	}
 }
 
-// Forget deletes records by id, all or none.
-func (e *Engine) Forget(ctx context.Context, ids []string) (int, error) {
-	if len(ids) == 0 {
-		return 0, Invalid("no ids given: name the records to forget, or use a filter")
-	}
-	for _, id := range ids {
-		if !ValidID(id) {
-			return 0, Invalid("%q is not a record id", id)
-		}
-	}
-	return e.store.Delete(ctx, ids)
-}
-
-// ForgetWhere deletes the records passing f (which must narrow something)
-// and returns their ids; with dryRun it only returns them.
-func (e *Engine) ForgetWhere(ctx context.Context, f Filter, dryRun bool) ([]string, error) {
-	if f.Project == "" && len(f.Tags) == 0 && f.Before == nil && len(f.Types) == 0 && len(f.Kinds) == 0 && f.Key == "" {
-		return nil, Invalid("forget needs ids or a filter (project, tags, before, type, kind, key): refusing to forget everything")
-	}
-	f.IncludeSuperseded, f.IncludeExpired = true, true
-	var ids []string
-	err := e.Each(ctx, f, func(r *Record) error { ids = append(ids, r.ID); return nil })
-	if err != nil || dryRun || len(ids) == 0 {
-		return ids, err
-	}
-	_, err = e.store.Delete(ctx, ids)
-	return ids, err
-}
-
 // History returns every version of (project, key), oldest first.
 func (e *Engine) History(ctx context.Context, project, key string, clearance Sensitivity) ([]*Record, error) {
 	if key == "" {
@@ -217,13 +239,27 @@ func (e *Engine) History(ctx context.Context, project, key string, clearance Sen
 
 // Prune deletes expired records.
 func (e *Engine) Prune(ctx context.Context) (int, error) {
+	if err := ScopeFrom(ctx).mustOwnAll("prune"); err != nil {
+		return 0, err
+	}
 	return e.store.DeleteExpired(ctx, e.now().UTC())
 }
 
-// Stats counts the stored records.
-func (e *Engine) Stats(ctx context.Context) (Stats, error) { return e.store.Stats(ctx, e.now().UTC()) }
+// Stats counts the records the caller's scope covers.
+func (e *Engine) Stats(ctx context.Context) (Stats, error) {
+	st, err := e.store.Stats(ctx, e.now().UTC())
+	return ScopeFrom(ctx).Stats(st), err
+}
 
-func (e *Engine) checkFilter(f *Filter) error {
+// Now is the Engine's clock: surfaces use it for times they compute
+// (TTLs, ages), so they agree with the times the store stamps.
+func (e *Engine) Now() time.Time { return e.now().UTC() }
+
+// checkFilter applies the caller's scope to f and validates it.
+func (e *Engine) checkFilter(ctx context.Context, f *Filter) error {
+	if err := scoped(ctx, f); err != nil {
+		return err
+	}
 	f.Now = e.now().UTC()
 	return f.Check()
 }

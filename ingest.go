@@ -48,6 +48,14 @@ type plannedDoc struct {
 // changed file's chunks are replaced.
 func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions) (IngestResult, error) {
 	var res IngestResult
+	sc := ScopeFrom(ctx)
+	if err := sc.mustWrite("ingest"); err != nil {
+		return res, err
+	}
+	var err error
+	if o.Project, err = sc.Resolve(o.Project); err != nil {
+		return res, err
+	}
 	if err := o.check(); err != nil {
 		return res, err
 	}

@@ -161,7 +161,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	if err := q.check(); err != nil {
 		return nil, err
 	}
-	if err := e.checkFilter(&q.Filter); err != nil {
+	if err := e.checkFilter(ctx, &q.Filter); err != nil {
 		return nil, err
 	}
 	terms := textnorm.Terms(q.Text)

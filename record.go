@@ -89,6 +89,9 @@ type Record struct {
 	// EmbedHash is the TextHash of what Vector was computed from (the text
 	// in its context): the embedding cache key.
 	EmbedHash string `json:"-"`
+
+	// given says which optional fields the write named (see keepAbsent).
+	given fieldSet
 }
 
 // Source says where a record came from. Chunks of a document name the

@@ -19,6 +19,7 @@ func (s *server) guard(lv level, h http.Handler) http.Handler {
 	}
 	checked := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sc := access.FromContext(r.Context())
+		r = r.WithContext(mneme.WithScope(r.Context(), sc)) // the Engine enforces it
 		if info := infoFrom(r.Context()); info != nil && len(s.cfg.Tokens) > 0 {
 			info.token = sc.Name
 		}
@@ -61,14 +62,4 @@ func bearer(tokens []access.Token, next http.Handler) http.Handler {
 		}
 		fail(w, r, mneme.Errorf(code, "%s", msg))
 	})
-}
-
-// visible fetches a record the caller may see: one in a project outside
-// the scope is reported missing, as if it were not there.
-func (s *server) visible(r *http.Request, id string, clearance mneme.Sensitivity) (*mneme.Record, error) {
-	rec, err := s.eng.Get(r.Context(), id, clearance)
-	if err == nil && !access.FromContext(r.Context()).Project(rec.Project) {
-		return nil, mneme.Errorf(mneme.ENOTFOUND, "no record with id %s", id)
-	}
-	return rec, err
 }

@@ -106,7 +106,7 @@ func TestAuth(t *testing.T) {
 	}
 
 	// MCP sits behind the same tokens and sees the caller's scope.
-	var sc access.Scope
+	var sc mneme.Scope
 	mcp := e.do("POST", "/mcp", &duo, `{}`)
 	if err := json.Unmarshal(mcp.body, &sc); err != nil || mcp.status != 200 || sc.Name != "duo" || sc.Write || len(sc.Projects) != 2 {
 		t.Fatalf("mcp: %d %s", mcp.status, mcp.body)

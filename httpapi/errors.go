@@ -9,13 +9,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/internal/access"
 )
 
 // Codes only HTTP has; the rest are mneme's.
 const (
-	EUNAUTHORIZED = "EUNAUTHORIZED"   // no bearer token, or an unknown one
-	EFORBIDDEN    = access.EFORBIDDEN // the token's scope does not allow the call
+	EUNAUTHORIZED = "EUNAUTHORIZED"  // no bearer token, or an unknown one
+	EFORBIDDEN    = mneme.EFORBIDDEN // the token's scope does not allow the call
 )
 
 var statuses = map[string]int{

@@ -21,5 +21,5 @@ var ListParams = listParams
 var BodyTypes = map[string]any{
 	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
 	"RecallResults": recallResults{},
-	"ForgetRequest": forgetRequest{}, "ForgetFilter": forgetFilter{},
+	"ForgetRequest": forgetRequest{},
 }

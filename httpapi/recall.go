@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/internal/access"
 )
 
 // recallResults is the answer to a batch, in request order.
@@ -37,12 +35,9 @@ func (s *server) recallAll(r *http.Request, field string) ([]mneme.RecallRespons
 	if err != nil {
 		return nil, err
 	}
-	sc, now := access.FromContext(r.Context()), time.Now().UTC()
+	now := s.eng.Now()
 	queries := make([]mneme.Query, len(reqs))
 	for i := range reqs {
-		if reqs[i].Project, err = sc.Resolve(reqs[i].Project); err != nil {
-			return nil, at(field, i, err)
-		}
 		if queries[i], err = reqs[i].ToQuery(now, mneme.Internal); err != nil {
 			return nil, at(field, i, err)
 		}

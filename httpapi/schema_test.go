@@ -125,7 +125,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"Record": mneme.Record{}, "Source": mneme.Source{}, "Link": mneme.Link{}, "RememberRequest": mneme.RememberRequest{},
 		"RecallRequest": mneme.RecallRequest{}, "Hypothesis": mneme.Hypothesis{}, "Result": mneme.Result{},
 		"RecallResponse": mneme.RecallResponse{}, "Hit": mneme.Hit{}, "Explain": mneme.Explain{}, "RerankExplain": mneme.RerankExplain{},
-		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "Patch": mneme.Patch{},
+		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "Patch": mneme.Patch{},
 		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{},
 	}
 	for name, v := range httpapi.BodyTypes {

@@ -27,7 +27,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // middleware with access.Verifier, as `mneme serve` does, so each call
 // carries its token's scope in Extra.TokenInfo.
 func TestAccessScopes(t *testing.T) {
-	eng, now := newEngine(t, true)
+	eng, _ := newEngine(t, true)
 	ctx := context.Background()
 	var shopID, blogID string
 	for _, r := range []struct {
@@ -46,7 +46,7 @@ func TestAccessScopes(t *testing.T) {
 		{Name: "multi", Token: "multi-0123456789abcdef", Projects: []string{"shop", "blog"}, Access: "write"},
 		{Name: "admin", Token: "admin-0123456789abcdef", Access: "write"},
 	}
-	srv := newServer(eng, testInfo, now)
+	srv := New(eng, testInfo)
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	ts := httptest.NewServer(auth.RequireBearerToken(access.Verifier(tokens), &auth.RequireBearerTokenOptions{})(h))
 	defer ts.Close()
@@ -71,13 +71,13 @@ func TestAccessScopes(t *testing.T) {
 		{"reader", "recall", args{"query": "release"}, `"project":"shop"`},
 		{"reader", "recall", args{"query": "release", "project": "blog"}, `EFORBIDDEN: token "reader" does not cover project "blog": it covers shop`},
 		{"reader", "get", args{"id": shopID}, `"project":"shop"`},
-		{"reader", "get", args{"id": blogID}, "ENOTFOUND: record " + blogID + " not found"},
+		{"reader", "get", args{"id": blogID}, "ENOTFOUND: no record with id " + blogID},
 		{"reader", "list", args{}, shopID},
 		{"multi", "recall", args{"query": "release"}, `EINVALID: token "multi" covers several projects (shop, blog): name one with project`},
 		{"multi", "recall", args{"query": "release", "project": "blog"}, blogID},
 		{"writer", "remember", args{"text": "scoped", "project": "blog"}, `EFORBIDDEN: token "writer" does not cover project "blog"`},
 		{"writer", "remember", args{"text": "written under the writer token"}, `"inserted":1`},
-		{"writer", "forget", args{"ids": blogID, "dry_run": true}, "ENOTFOUND: record " + blogID + " not found"},
+		{"writer", "forget", args{"ids": blogID, "dry_run": true}, "ENOTFOUND: no record with id " + blogID},
 		{"writer", "forget", args{"tags": "x", "dry_run": true}, `"ids":["` + shopID + `"]`},
 		{"admin", "forget", args{"tags": "x", "dry_run": true}, blogID},
 		{"admin", "recall", args{"query": "release"}, blogID},

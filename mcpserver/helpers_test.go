@@ -69,7 +69,7 @@ func connect(t *testing.T, eng *mneme.Engine, now func() time.Time, log *bytes.B
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
-	if _, err := newServer(eng, testInfo, now).Connect(ctx, st, nil); err != nil {
+	if _, err := New(eng, testInfo).Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
 	var tr mcp.Transport = ct

@@ -113,12 +113,9 @@ type usedRange struct {
 
 func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recallInput) (*mcp.CallToolResult, recallOutput, error) {
 	r, err := in.request()
-	if err == nil {
-		r.Project, err = scopeOf(req).Resolve(r.Project)
-	}
 	var q mneme.Query
 	if err == nil {
-		q, err = r.ToQuery(s.now().UTC(), mneme.Internal)
+		q, err = r.ToQuery(s.eng.Now(), mneme.Internal)
 	}
 	var res *mneme.Result
 	if err == nil {
@@ -128,6 +125,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 		return nil, recallOutput{}, fail(err)
 	}
 	fl := q.Filter
+	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
 		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,

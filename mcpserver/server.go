@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,7 +28,7 @@ type Info struct {
 
 // EFORBIDDEN is the code of a call the caller's token does not allow (as
 // in the HTTP API).
-const EFORBIDDEN = access.EFORBIDDEN
+const EFORBIDDEN = mneme.EFORBIDDEN
 
 const instructions = `mneme is your long-term memory: what you remember here outlives this conversation.
 Remember (tool remember) as soon as you learn something worth keeping, one self-contained memory each:
@@ -46,36 +45,34 @@ change: a newer memory with the same key supersedes the older one.`
 type server struct {
 	eng  *mneme.Engine
 	info Info
-	now  func() time.Time
 }
 
 // New returns the MCP server over eng.
-func New(eng *mneme.Engine, info Info) *mcp.Server { return newServer(eng, info, time.Now) }
-
-func newServer(eng *mneme.Engine, info Info, now func() time.Time) *mcp.Server {
-	s := &server{eng: eng, info: info, now: now}
+func New(eng *mneme.Engine, info Info) *mcp.Server {
+	s := &server{eng: eng, info: info}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mneme", Version: info.Version}, &mcp.ServerOptions{Instructions: instructions})
 	s.addTools(srv)
 	s.addResources(srv)
-	srv.AddReceivingMiddleware(argumentErrors)
+	srv.AddReceivingMiddleware(argumentErrors, scoped)
 	return srv
 }
 
+// scoped puts the caller's scope in the context of every request, for the
+// Engine to enforce.
+func scoped(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		return next(mneme.WithScope(ctx, scopeOf(req)), method, req)
+	}
+}
+
 // scopeOf is what the caller may do: over HTTP, its bearer token's scope;
-// over stdio (no token, or no Extra at all) everything.
-func scopeOf(req mcp.Request) access.Scope {
+// over stdio (no token, or no Extra at all) the open scope.
+func scopeOf(req mcp.Request) mneme.Scope {
 	if extra := req.GetExtra(); extra != nil {
 		return access.FromInfo(extra.TokenInfo)
 	}
 	return access.Open
 }
-
-func readOnly(sc access.Scope, tool string) error {
-	return fail(mneme.Errorf(EFORBIDDEN, "token %q is read-only and %s writes: use a token with access write", sc.Name, tool))
-}
-
-// notFound hides a record of a project outside the caller's scope.
-func notFound(id string) error { return mneme.Errorf(mneme.ENOTFOUND, "record %s not found", id) }
 
 // fail is err as a tool error: the code first, so an agent (or a program)
 // tells a provider outage (EUNAVAILABLE) from a bad parameter (EINVALID).

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/internal/access"
 )
 
 // The tools' inputs. Field tags make the schema (inputSchema): json names,
@@ -49,6 +48,7 @@ type filterInput struct {
 	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types: an array, or one string with commas"`
 	Type       list   `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
 	MemoryType list   `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
+	Kinds      list   `json:"kinds,omitempty" jsonschema:"only these kinds, like decision or note: an array, or one string with commas"`
 	Tags       list   `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
 }
 
@@ -84,7 +84,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	add(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "List memories, newest first, a page at a time."}, s.list)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
-		Description: "Delete memories by id, or every memory matching a filter (project, types, tags, before, key). Try dry_run first."}, s.forget)
+		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
 }
 
 func add[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
@@ -106,31 +106,17 @@ func (in *rememberInput) request() (mneme.RememberRequest, error) {
 	return r, err
 }
 
-func (s *server) remember(ctx context.Context, req *mcp.CallToolRequest, in rememberInput) (*mcp.CallToolResult, mneme.WriteResult, error) {
-	sc := scopeOf(req)
-	if !sc.Write {
-		return nil, mneme.WriteResult{}, readOnly(sc, "remember")
-	}
+func (s *server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememberInput) (*mcp.CallToolResult, mneme.WriteResult, error) {
 	r, err := in.request()
-	if err == nil {
-		r.Project, err = sc.Resolve(r.Project)
-	}
-	var rec *mneme.Record
-	if err == nil {
-		rec, err = r.Record(s.now().UTC())
-	}
 	if err != nil {
 		return nil, mneme.WriteResult{}, fail(err)
 	}
-	res, err := s.eng.Remember(ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: r.Redact})
+	res, err := s.eng.RememberRequests(ctx, []mneme.RememberRequest{r})
 	return nil, res, fail(err)
 }
 
-func (s *server) get(ctx context.Context, req *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, record, error) {
+func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, record, error) {
 	rec, err := s.eng.Get(ctx, in.ID, mneme.Internal)
-	if err == nil && !scopeOf(req).Project(rec.Project) {
-		err = notFound(in.ID)
-	}
 	if err != nil {
 		return nil, record{}, fail(err)
 	}
@@ -139,17 +125,14 @@ func (s *server) get(ctx context.Context, req *mcp.CallToolRequest, in getInput)
 
 func (in *filterInput) filter() (mneme.Filter, error) {
 	var err error
-	fl := mneme.Filter{Tags: in.Tags, Clearance: mneme.Internal,
+	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds, Clearance: mneme.Internal,
 		Types:   types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType))),
 		Project: pick(&err, f("project", in.Project), f("project_id", in.ProjectID))}
 	return fl, err
 }
 
-func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
+func (s *server) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
 	fl, err := in.filter()
-	if err == nil {
-		fl.Project, err = scopeOf(req).Resolve(fl.Project)
-	}
 	if in.Limit == 0 {
 		in.Limit = 20 // the CLI's default
 	}
@@ -168,62 +151,17 @@ func (s *server) list(ctx context.Context, req *mcp.CallToolRequest, in listInpu
 	return nil, page, nil
 }
 
-func (s *server) forget(ctx context.Context, req *mcp.CallToolRequest, in forgetInput) (*mcp.CallToolResult, mneme.ForgetResult, error) {
-	sc := scopeOf(req)
-	if !sc.Write {
-		return nil, mneme.ForgetResult{}, readOnly(sc, "forget")
+func (s *server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetInput) (*mcp.CallToolResult, mneme.ForgetResult, error) {
+	fl, err := in.filter()
+	var out mneme.ForgetResult
+	if err == nil {
+		out, err = s.eng.Forget(ctx, mneme.ForgetRequest{IDs: in.IDs, DryRun: in.DryRun, ForgetFilter: mneme.ForgetFilter{
+			Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags, Before: in.Before, Key: in.Key}})
 	}
-	out, err := s.doForget(ctx, sc, in)
 	if err != nil {
 		return nil, mneme.ForgetResult{}, fail(err)
 	}
 	return nil, out, nil
-}
-
-// doForget forgets as the CLI does: by ids (all or none) or by filter,
-// secret records included; records of projects outside sc are not found.
-func (s *server) doForget(ctx context.Context, sc access.Scope, in forgetInput) (mneme.ForgetResult, error) {
-	fl, err := in.filter()
-	if err != nil {
-		return mneme.ForgetResult{}, err
-	}
-	ids := []string(in.IDs)
-	byFilter := fl.Project != "" || len(fl.Tags) > 0 || len(fl.Types) > 0 || in.Before != "" || in.Key != ""
-	switch {
-	case byFilter && len(ids) > 0:
-		return mneme.ForgetResult{}, mneme.Invalid("give ids or a filter, not both")
-	case byFilter:
-		fl.Key, fl.Clearance = in.Key, mneme.Secret
-		if fl.Project, err = sc.Resolve(fl.Project); err != nil {
-			return mneme.ForgetResult{}, err
-		}
-		if in.Before != "" {
-			t, err := mneme.ParseTime("before", in.Before, s.now())
-			if err != nil {
-				return mneme.ForgetResult{}, err
-			}
-			fl.Before = &t
-		}
-		if ids, err = s.eng.ForgetWhere(ctx, fl, in.DryRun); err != nil {
-			return mneme.ForgetResult{}, err
-		}
-	default:
-		for _, id := range ids {
-			rec, err := s.eng.Get(ctx, id, mneme.Secret)
-			if err == nil && !sc.Project(rec.Project) {
-				err = notFound(id)
-			}
-			if err != nil {
-				return mneme.ForgetResult{}, err
-			}
-		}
-		if !in.DryRun {
-			if _, err := s.eng.Forget(ctx, ids); err != nil {
-				return mneme.ForgetResult{}, err
-			}
-		}
-	}
-	return mneme.Forgot(ids, in.DryRun), nil
 }
 
 // record is a stored record as the tools return it. Meta is retyped: the

@@ -53,7 +53,7 @@ func TestIndexFollowsOtherWriters(t *testing.T) {
 		t.Fatalf("reader sees %d, want 5", n)
 	}
 	res, _ := writer.Recall(context.Background(), mneme.Query{Text: "zebra", K: 1})
-	if _, err := writer.Forget(context.Background(), []string{res.Hits[0].ID}); err != nil {
+	if _, err := writer.Forget(context.Background(), mneme.ForgetRequest{IDs: []string{res.Hits[0].ID}}); err != nil {
 		t.Fatal(err)
 	}
 	fill(t, writer, 5, 2, "zebra")
@@ -77,11 +77,12 @@ func TestSnapshotLifecycle(t *testing.T) {
 
 	eng = open(t, home)
 	fill(t, eng, 1500, 10, "yak")
-	ids, err := eng.ForgetWhere(context.Background(), mneme.Filter{Project: "default"}, true)
+	dry, err := eng.Forget(context.Background(), mneme.ForgetRequest{ForgetFilter: mneme.ForgetFilter{Project: "default"}, DryRun: true})
+	ids := dry.IDs
 	if err != nil || len(ids) != 1510 {
 		t.Fatalf("dry run = %d, %v", len(ids), err)
 	}
-	if _, err := eng.Forget(context.Background(), ids[:3]); err != nil {
+	if _, err := eng.Forget(context.Background(), mneme.ForgetRequest{IDs: ids[:3]}); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, eng, "yak"); n != mneme.MaxK {
@@ -166,7 +167,7 @@ func TestConversationContext(t *testing.T) {
 	if got := find("guinea"); len(got) != 2 || got[0] != answer { // the question is indexed with its answer too
 		t.Fatalf("guinea: %v", got)
 	}
-	if _, err := eng.Forget(ctx, []string{question}); err != nil {
+	if _, err := eng.Forget(ctx, mneme.ForgetRequest{IDs: []string{question}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := find("pet"); len(got) != 0 {

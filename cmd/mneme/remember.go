@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,9 +55,9 @@ func runRemember(a *app, args []string) error {
 	if r.Meta, err = mneme.MetaFromPairs(meta); err != nil {
 		return err
 	}
+	unsetDefaults(fs, &r)
 	// Validate before opening the store, so bad input never creates a home.
-	rec, err := r.Record(time.Now().UTC())
-	if err != nil {
+	if _, err := r.Record(time.Now().UTC()); err != nil {
 		return err
 	}
 	eng, err := a.openWithEmbedder()
@@ -64,7 +65,7 @@ func runRemember(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := eng.Remember(a.ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: r.Redact})
+	res, err := eng.RememberRequests(a.ctx, []mneme.RememberRequest{r})
 	if err != nil {
 		return err
 	}
@@ -83,6 +84,26 @@ func runRemember(a *app, args []string) error {
 		fmt.Fprintf(a.stdout, "superseded %d older memory with key %q\n", res.Superseded, r.Key)
 	}
 	return nil
+}
+
+// unsetDefaults clears the fields whose flags were not given: their
+// defaults are the Engine's, and a memory already stored keeps its own
+// values for them.
+func unsetDefaults(fs *flag.FlagSet, r *mneme.RememberRequest) {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["kind"] {
+		r.Kind = ""
+	}
+	if !given["type"] {
+		r.Type = ""
+	}
+	if !given["status"] {
+		r.Status = ""
+	}
+	if !given["sensitivity"] {
+		r.Sensitivity = ""
+	}
 }
 
 // readText returns the positional text, or standard input for "-" or when

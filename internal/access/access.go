@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -26,60 +25,20 @@ type Token struct {
 	TokenEnv string   `json:"token_env"` // the environment variable holding it
 	Projects []string `json:"projects"`  // empty: every project
 	Access   string   `json:"access"`    // read or write (write includes read)
+	// Clearance is the most sensitive records the token may read and
+	// forget: internal (the default) or secret.
+	Clearance mneme.Sensitivity `json:"clearance,omitempty"`
 }
 
-// Scope is what a caller may do.
-type Scope struct {
-	Name     string
-	Projects []string // empty: every project
-	Write    bool
-}
+// Open is the scope of a server without tokens (loopback only): every
+// project, read and write, up to internal records (secret ones stay with
+// the CLI, or a token with clearance secret).
+var Open = mneme.Scope{Name: "open", Write: true, Clearance: mneme.Internal}
 
-// Open is the scope of a server without tokens (loopback only).
-var Open = Scope{Name: "open", Write: true}
-
-// Project reports whether the scope covers project.
-func (s Scope) Project(project string) bool {
-	return len(s.Projects) == 0 || slices.Contains(s.Projects, project)
-}
-
-// EFORBIDDEN is the code of a call the caller's token does not allow.
-const EFORBIDDEN = "EFORBIDDEN"
-
-// Resolve is the project a call works in under s: the one it names, which
-// s must cover; else the only project of a token limited to one; else ""
-// (every project) for a token limited to none. A token limited to several
-// must name one.
-func (s Scope) Resolve(project string) (string, error) {
-	switch {
-	case project != "" && !s.Project(project):
-		return "", mneme.Errorf(EFORBIDDEN, "token %q does not cover project %q: it covers %s", s.Name, project, strings.Join(s.Projects, ", "))
-	case project != "" || len(s.Projects) == 0:
-		return project, nil
-	case len(s.Projects) == 1:
-		return s.Projects[0], nil
-	}
-	return "", mneme.Invalid("token %q covers several projects (%s): name one with project", s.Name, strings.Join(s.Projects, ", "))
-}
-
-// Stats is st as s may see it: a token limited to projects sees only
-// theirs and their total (the store-wide counters of superseded, expired
-// and secret records and documents would tell about other projects).
-func (s Scope) Stats(st mneme.Stats) mneme.Stats {
-	if len(s.Projects) == 0 {
-		return st
-	}
-	mine := mneme.Stats{Projects: []mneme.ProjectStats{}}
-	for _, p := range st.Projects {
-		if s.Project(p.Project) {
-			mine.Projects = append(mine.Projects, p)
-			mine.Total += p.Total
-		}
-	}
-	return mine
-}
-
-const projectsKey = "projects"
+const (
+	projectsKey  = "projects"
+	clearanceKey = "clearance"
+)
 
 // Check resolves each token's secret (from the environment when named) and
 // validates its scope.
@@ -99,6 +58,8 @@ func Check(tokens []Token, getenv func(string) string) ([]Token, error) {
 			return nil, fmt.Errorf("server token %q is shorter than 16 characters: use a long random secret (openssl rand -hex 32)", t.Name)
 		case t.Access != "read" && t.Access != "write":
 			return nil, fmt.Errorf("server token %q: access %q is not read or write", t.Name, t.Access)
+		case t.Clearance != "" && t.Clearance != mneme.Internal && t.Clearance != mneme.Secret:
+			return nil, fmt.Errorf("server token %q: clearance %q is not internal or secret", t.Name, t.Clearance)
 		}
 		out[i] = t
 	}
@@ -116,7 +77,7 @@ func Verifier(tokens []Token) auth.TokenVerifier {
 					scopes = append(scopes, "write")
 				}
 				return &auth.TokenInfo{Scopes: scopes, UserID: t.Name, Expiration: time.Now().Add(24 * time.Hour),
-					Extra: map[string]any{projectsKey: t.Projects}}, nil
+					Extra: map[string]any{projectsKey: t.Projects, clearanceKey: t.Clearance}}, nil
 			}
 		}
 		return nil, fmt.Errorf("%w: unknown bearer token", auth.ErrInvalidToken)
@@ -125,13 +86,17 @@ func Verifier(tokens []Token) auth.TokenVerifier {
 
 // FromInfo is the scope of verified token info; nil info (a server without
 // tokens) is Open.
-func FromInfo(info *auth.TokenInfo) Scope {
+func FromInfo(info *auth.TokenInfo) mneme.Scope {
 	if info == nil {
 		return Open
 	}
 	projects, _ := info.Extra[projectsKey].([]string)
-	return Scope{Name: info.UserID, Projects: projects, Write: slices.Contains(info.Scopes, "write")}
+	clearance, _ := info.Extra[clearanceKey].(mneme.Sensitivity)
+	if clearance == "" {
+		clearance = mneme.Internal
+	}
+	return mneme.Scope{Name: info.UserID, Projects: projects, Write: slices.Contains(info.Scopes, "write"), Clearance: clearance}
 }
 
 // FromContext is the scope of the request whose context ctx is.
-func FromContext(ctx context.Context) Scope { return FromInfo(auth.TokenInfoFromContext(ctx)) }
+func FromContext(ctx context.Context) mneme.Scope { return FromInfo(auth.TokenInfoFromContext(ctx)) }

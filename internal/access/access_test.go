@@ -22,17 +22,17 @@ func TestTokens(t *testing.T) {
 	}
 	verify := Verifier(tokens)
 	info, err := verify(context.Background(), "0123456789abcdef-agent", nil)
-	if s := FromInfo(info); err != nil || !s.Write || s.Name != "agent" || !s.Project("a") || s.Project("b") {
+	if s := FromInfo(info); err != nil || !s.Write || s.Name != "agent" || !s.Covers("a") || s.Covers("b") {
 		t.Fatalf("agent scope = %+v, %v", s, err)
 	}
 	info, err = verify(context.Background(), "0123456789abcdef-ci", nil)
-	if s := FromInfo(info); err != nil || s.Write || !s.Project("anything") {
+	if s := FromInfo(info); err != nil || s.Write || !s.Covers("anything") {
 		t.Fatalf("ci scope = %+v, %v", s, err)
 	}
 	if _, err := verify(context.Background(), "0123456789abcdef-nope", nil); !errors.Is(err, auth.ErrInvalidToken) {
 		t.Fatalf("unknown token: %v", err)
 	}
-	if s := FromInfo(nil); s.Name != "open" || !s.Write || !s.Project("any") {
+	if s := FromInfo(nil); s.Name != "open" || !s.Write || !s.Covers("any") {
 		t.Fatalf("no token info must be the open scope: %+v", s)
 	}
 	for _, c := range []struct {
@@ -51,10 +51,10 @@ func TestTokens(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	one := Scope{Name: "one", Projects: []string{"a"}}
-	two := Scope{Name: "two", Projects: []string{"a", "b"}}
+	one := mneme.Scope{Name: "one", Projects: []string{"a"}}
+	two := mneme.Scope{Name: "two", Projects: []string{"a", "b"}}
 	for _, c := range []struct {
-		scope     Scope
+		scope     mneme.Scope
 		asked     string
 		want      string
 		code, msg string // the error's, "" for none
@@ -63,7 +63,7 @@ func TestResolve(t *testing.T) {
 		{Open, "x", "x", "", ""},
 		{one, "", "a", "", ""},
 		{one, "a", "a", "", ""},
-		{one, "b", "", EFORBIDDEN, `token "one" does not cover project "b": it covers a`},
+		{one, "b", "", mneme.EFORBIDDEN, `token "one" does not cover project "b": it covers a`},
 		{two, "b", "b", "", ""},
 		{two, "", "", mneme.EINVALID, "covers several projects (a, b): name one"},
 	} {
@@ -83,7 +83,7 @@ func TestScopeStats(t *testing.T) {
 	if got := Open.Stats(st); got.Total != 6 || got.Secret != 2 || len(got.Projects) != 3 {
 		t.Errorf("an open scope sees everything: %+v", got)
 	}
-	got := Scope{Name: "ac", Projects: []string{"a", "c"}}.Stats(st)
+	got := mneme.Scope{Name: "ac", Projects: []string{"a", "c"}}.Stats(st)
 	if got.Total != 4 || got.Secret != 0 || got.Documents != 0 || len(got.Projects) != 2 || got.Projects[1].Project != "c" {
 		t.Errorf("a scope limited to a and c: %+v", got)
 	}

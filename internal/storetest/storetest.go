@@ -365,13 +365,13 @@ func testListPages(t *testing.T, f *fixture) {
 
 func testDeleteAllOrNone(t *testing.T, f *fixture) {
 	a := f.remember(mneme.Record{Text: "keep me"})
-	_, err := f.eng.Forget(f.ctx, []string{a.ID, "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"})
+	_, err := f.eng.Store().Delete(f.ctx, []string{a.ID, "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"})
 	if mneme.ErrorCode(err) != mneme.ENOTFOUND {
-		t.Fatalf("forget with a missing id = %v, want ENOTFOUND", err)
+		t.Fatalf("delete with a missing id = %v, want ENOTFOUND", err)
 	}
 	f.get(a.ID)
-	if n, err := f.eng.Forget(f.ctx, []string{a.ID}); err != nil || n != 1 {
-		t.Fatalf("forget = %d, %v", n, err)
+	if n, err := f.eng.Store().Delete(f.ctx, []string{a.ID}); err != nil || n != 1 {
+		t.Fatalf("delete = %d, %v", n, err)
 	}
 	if hits := f.recall(mneme.Query{Text: "keep"}); len(hits) != 0 {
 		t.Fatalf("forgotten record still recalled")

@@ -45,7 +45,7 @@ func testVectorSearch(t *testing.T, f *fixture) {
 		t.Fatal(err)
 	}
 	gone := []string{recs[3].ID, recs[4].ID}
-	if _, err := f.eng.Forget(f.ctx, gone); err != nil {
+	if _, err := f.eng.Forget(f.ctx, mneme.ForgetRequest{IDs: gone}); err != nil {
 		t.Fatal(err)
 	}
 	filters := []mneme.Filter{{}, {Project: "p1"}, {Types: []mneme.Type{mneme.Semantic}}, {Tags: []string{"t2"}},

@@ -1,0 +1,128 @@
+package mneme
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// EFORBIDDEN is the code of a call the caller's scope does not allow.
+const EFORBIDDEN = "EFORBIDDEN"
+
+// Scope is what a caller may do: the projects it may touch, whether it may
+// write, and the most sensitive records it may read. A surface puts the
+// caller's scope in the context (WithScope) and the Engine enforces it in
+// every use case, so a new surface cannot forget a check.
+type Scope struct {
+	Name      string      // for messages and logs (a token's name); never a secret
+	Projects  []string    // empty: every project
+	Write     bool        // may remember, update, import and forget
+	Clearance Sensitivity // the most sensitive records readable; "" means Internal
+}
+
+// Owner is the scope of a context that carries none: the library and the
+// CLI, run by the owner of the data directory.
+var Owner = Scope{Name: "owner", Write: true, Clearance: Secret}
+
+type scopeKey struct{}
+
+// WithScope returns ctx carrying s: the Engine's use cases called with it
+// act as s allows.
+func WithScope(ctx context.Context, s Scope) context.Context {
+	return context.WithValue(ctx, scopeKey{}, s)
+}
+
+// ScopeFrom returns the scope ctx carries, or Owner.
+func ScopeFrom(ctx context.Context) Scope {
+	if s, ok := ctx.Value(scopeKey{}).(Scope); ok {
+		return s
+	}
+	return Owner
+}
+
+// Covers reports whether s may touch project.
+func (s Scope) Covers(project string) bool {
+	return len(s.Projects) == 0 || slices.Contains(s.Projects, project)
+}
+
+// Resolve is the project a call works in under s: the one it names, which
+// s must cover; else the only project of a scope limited to one; else ""
+// (every project) for a scope limited to none. A scope limited to several
+// must name one.
+func (s Scope) Resolve(project string) (string, error) {
+	switch {
+	case project != "" && !s.Covers(project):
+		return "", Errorf(EFORBIDDEN, "token %q does not cover project %q: it covers %s", s.Name, Clip(project), strings.Join(s.Projects, ", "))
+	case project != "" || len(s.Projects) == 0:
+		return project, nil
+	case len(s.Projects) == 1:
+		return s.Projects[0], nil
+	}
+	return "", Invalid("token %q covers several projects (%s): name one with project", s.Name, strings.Join(s.Projects, ", "))
+}
+
+// Allow caps clearance at what s may read.
+func (s Scope) Allow(clearance Sensitivity) Sensitivity {
+	if clearance == Secret && s.Clearance != Secret {
+		return Internal
+	}
+	return clearance
+}
+
+// mustWrite refuses a write (what names it) to a read-only scope.
+func (s Scope) mustWrite(what string) error {
+	if s.Write {
+		return nil
+	}
+	return Errorf(EFORBIDDEN, "token %q is read-only and %s writes: use a token with access write", s.Name, what)
+}
+
+// mustOwnAll refuses a store-wide write to a read-only scope or one
+// limited to projects.
+func (s Scope) mustOwnAll(what string) error {
+	if len(s.Projects) > 0 {
+		return Errorf(EFORBIDDEN, "token %q covers only some projects and %s touches all of them", s.Name, what)
+	}
+	return s.mustWrite(what)
+}
+
+// Stats is st as s may see it: a scope limited to projects sees only
+// theirs and their total (the store-wide counters of superseded, expired
+// and secret records and documents would tell about other projects).
+func (s Scope) Stats(st Stats) Stats {
+	if len(s.Projects) == 0 {
+		return st
+	}
+	mine := Stats{Projects: []ProjectStats{}}
+	for _, p := range st.Projects {
+		if s.Covers(p.Project) {
+			mine.Projects = append(mine.Projects, p)
+			mine.Total += p.Total
+		}
+	}
+	return mine
+}
+
+// scoped applies ctx's scope to f: its project resolved, its clearance
+// capped.
+func scoped(ctx context.Context, f *Filter) error {
+	sc := ScopeFrom(ctx)
+	var err error
+	f.Project, err = sc.Resolve(f.Project)
+	f.Clearance = sc.Allow(f.Clearance)
+	return err
+}
+
+// Clip bounds a value quoted in a message: a 1 MB project name must not
+// come back in a 1 MB error.
+func Clip(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}
