@@ -114,6 +114,28 @@ type Patch struct {
 	TTL         *string          `json:"ttl,omitempty"` // "" removes the expiry
 }
 
+// Check validates the fields p sets, as Patch would before it reads the
+// record: a surface calls it to reject bad input before it opens a store.
+func (p *Patch) Check() error {
+	var err error
+	if p.Status != nil {
+		_, err = ParseStatus(string(*p.Status))
+	}
+	if p.Sensitivity != nil && err == nil {
+		_, err = ParseSensitivity(string(*p.Sensitivity))
+	}
+	if p.Provenance != nil && *p.Provenance != "" && err == nil {
+		_, err = ParseProvenance(string(*p.Provenance))
+	}
+	if p.TTL != nil && *p.TTL != "" && err == nil {
+		_, err = ParseTTL(*p.TTL)
+	}
+	if p.Text != nil && err == nil {
+		err = ValidateText(*p.Text)
+	}
+	return err
+}
+
 // Patch applies p to the record with id, keeping its id and creation time
 // (a changed text is re-embedded), and returns the record as stored.
 func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensitivity) (*Record, error) {

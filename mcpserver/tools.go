@@ -37,6 +37,20 @@ type rememberInput struct {
 	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in the text instead of refusing the memory"`
 }
 
+type updateInput struct {
+	ID          string          `json:"id" jsonschema:"id of the memory to change"`
+	Text        *string         `json:"text,omitempty" jsonschema:"new text (re-embedded)"`
+	Title       *string         `json:"title,omitempty" jsonschema:"new title"`
+	Kind        *string         `json:"kind,omitempty" jsonschema:"new kind"`
+	Tags        *list           `json:"tags,omitempty" jsonschema:"replace the tags: an array, or one string with commas"`
+	Key         *string         `json:"key,omitempty" jsonschema:"new topic key (empty removes it)"`
+	Status      *string         `json:"status,omitempty" enum:"active,draft,validated,published" jsonschema:"new lifecycle state"`
+	Sensitivity *string         `json:"sensitivity,omitempty" enum:"public,internal,secret" jsonschema:"new sensitivity"`
+	Provenance  *string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"new provenance"`
+	Meta        *map[string]any `json:"meta,omitempty" jsonschema:"replace the metadata object"`
+	TTL         *string         `json:"ttl,omitempty" jsonschema:"forget it after this long from now, like 30d (empty removes the expiry)"`
+}
+
 type getInput struct {
 	ID string `json:"id" jsonschema:"record id, from recall or list"`
 }
@@ -71,6 +85,7 @@ type forgetInput struct {
 var toolTypes = map[string]reflect.Type{
 	"remember": reflect.TypeFor[rememberInput](), "recall": reflect.TypeFor[recallInput](),
 	"get": reflect.TypeFor[getInput](), "list": reflect.TypeFor[listInput](), "forget": reflect.TypeFor[forgetInput](),
+	"update": reflect.TypeFor[updateInput](),
 }
 
 func (s *server) addTools(srv *mcp.Server) {
@@ -83,6 +98,8 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Read one memory in full by its id."}, s.get)
 	add(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "List memories, newest first, a page at a time."}, s.list)
+	add(srv, &mcp.Tool{Name: "update", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
+		Description: "Change some fields of a stored memory by id; the fields you leave out stay as they are."}, s.update)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
 }
@@ -117,6 +134,32 @@ func (s *server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 
 func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, record, error) {
 	rec, err := s.eng.Get(ctx, in.ID, mneme.Internal)
+	if err != nil {
+		return nil, record{}, fail(err)
+	}
+	return nil, wrap(rec), nil
+}
+
+func (in *updateInput) patch() (mneme.Patch, error) {
+	p := mneme.Patch{Text: in.Text, Title: in.Title, Kind: in.Kind, Key: in.Key, TTL: in.TTL,
+		Status: (*mneme.Status)(in.Status), Sensitivity: (*mneme.Sensitivity)(in.Sensitivity), Provenance: (*mneme.Provenance)(in.Provenance)}
+	if in.Tags != nil {
+		p.Tags = (*[]string)(in.Tags)
+	}
+	if in.Meta != nil {
+		meta, _ := json.Marshal(*in.Meta) // decoded from JSON, so it encodes
+		raw := json.RawMessage(meta)
+		p.Meta = &raw
+	}
+	return p, p.Check()
+}
+
+func (s *server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateInput) (*mcp.CallToolResult, record, error) {
+	p, err := in.patch()
+	var rec *mneme.Record
+	if err == nil {
+		rec, err = s.eng.Patch(ctx, in.ID, p, mneme.Internal)
+	}
 	if err != nil {
 		return nil, record{}, fail(err)
 	}

@@ -14,7 +14,7 @@ import (
 type args = map[string]any
 
 // TestSessionTranscript runs a fixed session (discovery, remember, recall
-// through aliases, get, list, forget, every resource) and compares the
+// through aliases, get, update, re-remember, list, forget, every resource) and compares the
 // wire messages with testdata/session.golden.
 func TestSessionTranscript(t *testing.T) {
 	eng, now := newEngine(t, true)
@@ -44,6 +44,8 @@ func TestSessionTranscript(t *testing.T) {
 	call(t, cs, "recall", args{"query": "how do we release", "project": "shop", "memory_type": "procedural",
 		"time_range": args{"start": "2026-04-01", "end": "2026-06-01"}})
 	call(t, cs, "get", args{"id": first.ID})
+	call(t, cs, "update", args{"id": first.ID, "tags": "infra,history", "title": "Staging on 17"})
+	call(t, cs, "remember", args{"text": "The user prefers short answers without emojis.", "project": "shop", "tags": "style"}) // keeps meta and time
 	call(t, cs, "list", args{"project": "shop", "limit": 2})
 	call(t, cs, "forget", args{"project": "shop", "tags": "user", "dry_run": true})
 	for _, uri := range []string{"mneme://memory-types", "mneme://projects", "mneme://projects/shop/tags", "mneme://health", "mneme://settings"} {

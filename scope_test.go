@@ -1,0 +1,139 @@
+package mneme_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// TestScopeEnforced checks every use case under a scoped caller, once, in
+// the Engine: the surfaces only put the scope in the context.
+func TestScopeEnforced(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "the shop deploys on fridays", Project: "shop"},
+		mneme.Record{Text: "the blog deploys on mondays", Project: "blog"},
+		mneme.Record{Text: "the shop vault password rotates", Project: "shop", Sensitivity: mneme.Secret})
+	ids := map[string]string{}
+	eng.Each(context.Background(), mneme.Filter{Clearance: mneme.Secret}, func(r *mneme.Record) error {
+		ids[r.Project+"/"+string(r.Sensitivity)] = r.ID
+		return nil
+	})
+	shop, blog, secret := ids["shop/internal"], ids["blog/internal"], ids["shop/secret"]
+	reader := mneme.WithScope(context.Background(), mneme.Scope{Name: "reader", Projects: []string{"shop"}, Clearance: mneme.Internal})
+	writer := mneme.WithScope(context.Background(), mneme.Scope{Name: "writer", Projects: []string{"shop"}, Write: true, Clearance: mneme.Internal})
+	cleared := mneme.WithScope(context.Background(), mneme.Scope{Name: "cleared", Projects: []string{"shop"}, Write: true, Clearance: mneme.Secret})
+	text := "a new note"
+	for _, c := range []struct {
+		name string
+		call func() error
+		code string // "" for success
+		msg  string
+	}{
+		{"reader remembers", func() error {
+			_, err := eng.RememberRequests(reader, []mneme.RememberRequest{{Text: "x"}})
+			return err
+		}, mneme.EFORBIDDEN, `token "reader" is read-only and remember writes`},
+		{"reader forgets", func() error {
+			_, err := eng.Forget(reader, mneme.ForgetRequest{IDs: []string{shop}})
+			return err
+		}, mneme.EFORBIDDEN, "read-only"},
+		{"reader patches", func() error {
+			_, err := eng.Patch(reader, shop, mneme.Patch{Text: &text}, mneme.Internal)
+			return err
+		}, mneme.EFORBIDDEN, "read-only"},
+		{"reader gets its project", func() error { _, err := eng.Get(reader, shop, mneme.Internal); return err }, "", ""},
+		{"reader gets another project", func() error { _, err := eng.Get(reader, blog, mneme.Internal); return err }, mneme.ENOTFOUND, "no record with id"},
+		{"reader asks for secrets", func() error { _, err := eng.Get(reader, secret, mneme.Secret); return err }, mneme.ENOTFOUND, "clearance secret"},
+		{"cleared reads secrets", func() error { _, err := eng.Get(cleared, secret, mneme.Secret); return err }, "", ""},
+		{"reader lists another project", func() error {
+			_, _, err := eng.List(reader, mneme.Filter{Project: "blog"}, 10, "")
+			return err
+		}, mneme.EFORBIDDEN, `does not cover project "blog"`},
+		{"reader recalls another project", func() error {
+			_, err := eng.Recall(reader, mneme.Query{Text: "deploys", K: 5, Filter: mneme.Filter{Project: "blog"}})
+			return err
+		}, mneme.EFORBIDDEN, "does not cover"},
+		{"writer remembers elsewhere", func() error {
+			_, err := eng.RememberRequests(writer, []mneme.RememberRequest{{Text: "x", Project: "blog"}})
+			return err
+		}, mneme.EFORBIDDEN, "does not cover"},
+		{"writer forgets another project's id", func() error {
+			_, err := eng.Forget(writer, mneme.ForgetRequest{IDs: []string{blog}, DryRun: true})
+			return err
+		}, mneme.ENOTFOUND, "no record with id"},
+		{"writer forgets a secret it cannot read", func() error {
+			_, err := eng.Forget(writer, mneme.ForgetRequest{IDs: []string{secret}, DryRun: true})
+			return err
+		}, mneme.ENOTFOUND, ""},
+		{"writer forgets by filter elsewhere", func() error {
+			_, err := eng.Forget(writer, mneme.ForgetRequest{ForgetFilter: mneme.ForgetFilter{Project: "blog"}, DryRun: true})
+			return err
+		}, mneme.EFORBIDDEN, "does not cover"},
+		{"writer imports over another project's record", func() error {
+			_, err := eng.Import(writer, []*mneme.Record{{ID: blog, Text: "taken over", Project: "shop"}}, mneme.WriteOptions{})
+			return err
+		}, mneme.EFORBIDDEN, "does not cover"},
+		{"writer prunes the store", func() error { _, err := eng.Prune(writer); return err }, mneme.EFORBIDDEN, "only some projects"},
+		{"writer reindexes the store", func() error { _, err := eng.Reindex(writer, nil); return err }, mneme.EFORBIDDEN, "only some projects"},
+		{"writer ingests elsewhere", func() error {
+			_, err := eng.Ingest(writer, []mneme.SourceFile{{URI: "a.md", Data: []byte("# A\n\ntext")}}, mneme.IngestOptions{Project: "blog"})
+			return err
+		}, mneme.EFORBIDDEN, "does not cover"},
+	} {
+		err := c.call()
+		if mneme.ErrorCode(err) != c.code || (err != nil && !strings.Contains(mneme.ErrorMessage(err), c.msg)) {
+			t.Errorf("%s: %v (code %q), want code %q with %q", c.name, err, mneme.ErrorCode(err), c.code, c.msg)
+		}
+	}
+	// Refused writes changed nothing, and a scoped caller sees its own counts.
+	st, err := eng.Stats(reader)
+	if err != nil || st.Total != 2 || len(st.Projects) != 1 || st.Secret != 0 {
+		t.Errorf("reader stats = %+v, %v", st, err)
+	}
+	if st, _ := eng.Stats(context.Background()); st.Total != 3 {
+		t.Errorf("owner stats = %+v, want the 3 records untouched", st)
+	}
+	// A scope limited to one project works in it without naming it.
+	res, err := eng.RememberRequests(writer, []mneme.RememberRequest{{Text: "the shop moved to a new host"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := eng.Get(context.Background(), res.ID, mneme.Internal); r.Project != "shop" {
+		t.Errorf("the write went to %q, want shop", r.Project)
+	}
+}
+
+// TestRememberKeepsAbsentFields: remembering stored text again updates the
+// fields it names and keeps the others.
+func TestRememberKeepsAbsentFields(t *testing.T) {
+	eng := engine(t)
+	ctx := context.Background()
+	first := mneme.RememberRequest{Text: "the release checklist lives in the wiki", Title: "Checklist", Kind: "decision",
+		Tags: []string{"release"}, Key: "checklist", Sensitivity: mneme.Public, Provenance: mneme.Verified,
+		Meta: []byte(`{"by":"ada"}`), Speaker: "ada", Status: mneme.Validated}
+	res, err := eng.RememberRequests(ctx, []mneme.RememberRequest{first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := eng.RememberRequests(ctx, []mneme.RememberRequest{{Text: first.Text, Tags: []string{"docs"}}})
+	if err != nil || again.ID != res.ID || again.Updated != 1 {
+		t.Fatalf("second remember = %+v, %v; want an update of %s", again, err, res.ID)
+	}
+	r, err := eng.Get(ctx, res.ID, mneme.Internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.Tags, ",") != "docs" {
+		t.Errorf("tags = %v, want the given [docs]", r.Tags)
+	}
+	if r.Title != "Checklist" || r.Kind != "decision" || r.Key != "checklist" || r.Sensitivity != mneme.Public ||
+		r.Provenance != mneme.Verified || string(r.Meta) != `{"by":"ada"}` || r.Speaker != "ada" || r.Status != mneme.Validated {
+		t.Errorf("fields left out were not kept: %+v", r)
+	}
+	// The same request once more changes nothing.
+	if same, _ := eng.RememberRequests(ctx, []mneme.RememberRequest{{Text: first.Text, Tags: []string{"docs"}}}); same.SkippedDuplicates != 1 {
+		t.Errorf("a repeat = %+v, want a skipped duplicate", same)
+	}
+}
