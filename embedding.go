@@ -10,20 +10,7 @@ import (
 // EmbedBatch is how many texts go to the embedder at once.
 const EmbedBatch = 64
 
-// SetEmbedder makes the engine embed what it stores with em (nil: none).
-func (e *Engine) SetEmbedder(em Embedder) { e.embedder = em }
-
-// SetEmbedderError records why the engine has no embedder (a model that
-// failed to load, a provider that is down): hybrid recall then falls back
-// to words and reports this as the reason, and writes fail with it rather
-// than store memories the vector lane would never see.
-func (e *Engine) SetEmbedderError(err error) { e.embedder, e.embedderErr = nil, err }
-
-// SetEmbedProgress makes the engine report embedding progress after each
-// batch: texts embedded so far, and in all (cache hits not counted).
-func (e *Engine) SetEmbedProgress(fn func(done, total int)) { e.embedProgress = fn }
-
-// embedderUnavailable is the error that SetEmbedderError recorded.
+// embedderUnavailable is the error that WithEmbedderError recorded.
 func (e *Engine) embedderUnavailable() error {
 	return &Error{Code: EUNAVAILABLE, Message: ErrorMessage(e.embedderErr), Err: e.embedderErr}
 }
@@ -178,9 +165,7 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, e
 		for j, i := range idx {
 			out[i] = vecs[j]
 		}
-		if e.embedProgress != nil {
-			e.embedProgress(start+len(idx), len(missing))
-		}
+		e.progress("embed", start+len(idx), len(missing))
 	}
 	return out, nil
 }
@@ -207,7 +192,7 @@ type ReindexResult struct {
 
 // Reindex makes the configured embedder the home's: vectors from any other
 // are dropped, and every non-secret record without a vector is embedded.
-func (e *Engine) Reindex(ctx context.Context, progress func(done int)) (ReindexResult, error) {
+func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
 	if err := ScopeFrom(ctx).mustOwnAll("reindex"); err != nil {
 		return ReindexResult{}, err
 	}
@@ -230,8 +215,6 @@ func (e *Engine) Reindex(ctx context.Context, progress func(done int)) (ReindexR
 			return res, err
 		}
 		res.Embedded += len(recs)
-		if progress != nil {
-			progress(res.Embedded)
-		}
+		e.progress("reindex", res.Embedded, 0)
 	}
 }

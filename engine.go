@@ -20,16 +20,17 @@ type Engine struct {
 	embedderErr error
 	hyde        HypothesisGenerator // nil: the deterministic generator
 	hypotheses  hypothesisCache
-	observe     func(stage string, d time.Duration) // recall stage timings; nil: none
-
-	embedProgress func(done, total int)
+	observers   []Observer
 }
 
-// NewEngine returns an Engine over s.
-func NewEngine(s Store) *Engine { return &Engine{store: s, now: time.Now} }
-
-// SetClock replaces the clock (tests).
-func (e *Engine) SetClock(now func() time.Time) { e.now = now }
+// NewEngine returns an Engine over s, configured by opts.
+func NewEngine(s Store, opts ...Option) *Engine {
+	e := &Engine{store: s, now: time.Now}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
 
 // Store returns the engine's store.
 func (e *Engine) Store() Store { return e.store }

@@ -55,7 +55,7 @@ func (req *ForgetRequest) filter(now time.Time) (*Filter, error) {
 		}
 		return nil, nil
 	case req.empty():
-		return nil, Invalid("no ids given: name the records to forget, or use a filter (project, type, kind, tags, before, key)")
+		return nil, Invalid("no ids given: name the records to forget, or use a filter (project, type, kind, tags, before, key); refusing to forget everything")
 	}
 	f := &Filter{Project: req.Project, Types: req.Types, Kinds: req.Kinds, Tags: req.Tags, Key: req.Key,
 		Clearance: Secret, IncludeSuperseded: true, IncludeExpired: true}

@@ -47,10 +47,6 @@ const (
 	prfWords            = 120
 )
 
-// SetHypothesisGenerator makes HyDE recalls ask g (a language model) for
-// hypotheses; nil restores the deterministic generator.
-func (e *Engine) SetHypothesisGenerator(g HypothesisGenerator) { e.hyde = g }
-
 // hypothesis returns the query's hypothesis: the one supplied, else the
 // generator's (cached by generator, version and query), else the
 // deterministic one. nil when there is nothing to build one from.

@@ -25,8 +25,6 @@ type IngestOptions struct {
 	Redact        bool
 	MaxTokens     int // target chunk size; 0 means 400
 	OverlapTokens int // tokens repeated between chunks; 0 means 50, negative none
-	// Progress, if set, is called after each file is written.
-	Progress func(done, total int)
 }
 
 // IngestResult counts what an ingest did.
@@ -98,9 +96,7 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 			return res, err
 		}
 		res.Add(w)
-		if o.Progress != nil {
-			o.Progress(i+1, len(plan))
-		}
+		e.progress("ingest", i+1, len(plan))
 	}
 	return res, nil
 }

@@ -205,18 +205,14 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	return res, nil
 }
 
-// SetObserver makes recall report how long each stage took (embed,
-// search, rank, expand), for metrics.
-func (e *Engine) SetObserver(fn func(stage string, d time.Duration)) { e.observe = fn }
-
 // stageTimer returns a function that reports the time since its last call
 // under a stage's name.
 func (e *Engine) stageTimer() func(stage string) {
 	last := time.Now()
 	return func(stage string) {
-		if e.observe != nil {
+		if len(e.observers) > 0 {
 			now := time.Now()
-			e.observe(stage, now.Sub(last))
+			e.stage(stage, now.Sub(last))
 			last = now
 		}
 	}

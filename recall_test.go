@@ -23,16 +23,20 @@ func engine(t *testing.T, recs ...mneme.Record) *mneme.Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	eng := mneme.NewEngine(s)
-	eng.SetClock(func() time.Time { return now })
-	em, _ := hash.New(64)
-	eng.SetEmbedder(em)
+	eng := reopen(s)
 	for i := range recs {
 		if _, err := eng.Remember(context.Background(), []*mneme.Record{&recs[i]}, mneme.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return eng
+}
+
+// reopen is an engine over s with the tests' clock and embedder, then opts.
+func reopen(s mneme.Store, opts ...mneme.Option) *mneme.Engine {
+	em, _ := hash.New(64)
+	base := []mneme.Option{mneme.WithClock(func() time.Time { return now }), mneme.WithEmbedder(em)}
+	return mneme.NewEngine(s, append(base, opts...)...)
 }
 
 func recall(t *testing.T, eng *mneme.Engine, q mneme.Query) *mneme.Result {
@@ -128,7 +132,7 @@ func TestRecallRejectsBadOptions(t *testing.T) {
 
 func TestRecallDegradesWithoutVectors(t *testing.T) {
 	eng := engine(t, mneme.Record{Text: "release with goreleaser"}, mneme.Record{Text: "unrelated note"})
-	eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the model is missing: run scripts/fetch-model"))
+	eng = reopen(eng.Store(), mneme.WithEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the model is missing: run scripts/fetch-model")))
 	res := recall(t, eng, mneme.Query{Text: "goreleaser"})
 	if !res.Degraded || !strings.Contains(res.DegradedReason, "run scripts/fetch-model") || len(res.Hits) != 1 || res.Hits[0].Explain.Retrieval != "bm25" {
 		t.Fatalf("degraded hybrid: %+v", res)
@@ -150,7 +154,7 @@ func TestRecallDegradesWithoutVectors(t *testing.T) {
 		t.Fatalf("records %d -> %d, want one more (the secret)", before.Total, after.Total)
 	}
 	other, _ := hash.New(32) // not the home's embedder
-	eng.SetEmbedder(other)
+	eng = reopen(eng.Store(), mneme.WithEmbedder(other))
 	if res := recall(t, eng, mneme.Query{Text: "goreleaser"}); !res.Degraded || !strings.Contains(res.DegradedReason, "mneme reindex") {
 		t.Fatalf("mismatched embedder: %+v", res)
 	}
@@ -237,7 +241,7 @@ func TestRecallHyDE(t *testing.T) {
 		t.Fatalf("deterministic hypothesis: %+v", res.HyDE)
 	}
 	g := &fakeGenerator{}
-	eng.SetHypothesisGenerator(g)
+	eng = reopen(eng.Store(), mneme.WithHypothesisGenerator(g))
 	for range 2 {
 		if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != "fake/model" {
 			t.Fatalf("generated hypothesis: %+v", res.HyDE)
@@ -247,12 +251,12 @@ func TestRecallHyDE(t *testing.T) {
 		t.Fatalf("the generator was called %d times for one query: the cache missed", g.calls)
 	}
 	down := &fakeGenerator{err: mneme.Errorf(mneme.EUNAVAILABLE, "cannot reach the language model")}
-	eng.SetHypothesisGenerator(down)
+	eng = reopen(eng.Store(), mneme.WithHypothesisGenerator(down))
 	res := recall(t, eng, mneme.Query{Text: "guinea", HyDE: true})
 	if !res.Degraded || !strings.Contains(res.DegradedReason, "cannot reach") || res.HyDE != nil || len(res.Hits) == 0 {
 		t.Fatalf("generator down: %+v", res)
 	}
-	eng.SetHypothesisGenerator(&fakeGenerator{err: mneme.Invalid("bad prompt")})
+	eng = reopen(eng.Store(), mneme.WithHypothesisGenerator(&fakeGenerator{err: mneme.Invalid("bad prompt")}))
 	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "guinea pig", K: 2, HyDE: true}); mneme.ErrorCode(err) != mneme.EINVALID {
 		t.Fatalf("a generator's invalid-input error must fail the recall: %v", err)
 	}
@@ -261,7 +265,7 @@ func TestRecallHyDE(t *testing.T) {
 func TestRecallStagesAndPatch(t *testing.T) {
 	eng := engine(t, mneme.Record{Text: "the deploy runs on fridays", Tags: []string{"ops"}})
 	var stages []string
-	eng.SetObserver(func(stage string, d time.Duration) { stages = append(stages, stage) })
+	eng.Observe(mneme.Observer{Stage: func(stage string, d time.Duration) { stages = append(stages, stage) }})
 	res := recall(t, eng, mneme.Query{Text: "deploy", Expand: 1})
 	if strings.Join(stages, ",") != "embed,search,rank,expand" {
 		t.Fatalf("stages = %v", stages)

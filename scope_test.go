@@ -76,7 +76,7 @@ func TestScopeEnforced(t *testing.T) {
 			return err
 		}, mneme.EFORBIDDEN, "does not cover"},
 		{"writer prunes the store", func() error { _, err := eng.Prune(writer); return err }, mneme.EFORBIDDEN, "only some projects"},
-		{"writer reindexes the store", func() error { _, err := eng.Reindex(writer, nil); return err }, mneme.EFORBIDDEN, "only some projects"},
+		{"writer reindexes the store", func() error { _, err := eng.Reindex(writer); return err }, mneme.EFORBIDDEN, "only some projects"},
 		{"writer ingests elsewhere", func() error {
 			_, err := eng.Ingest(writer, []mneme.SourceFile{{URI: "a.md", Data: []byte("# A\n\ntext")}}, mneme.IngestOptions{Project: "blog"})
 			return err

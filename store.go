@@ -5,9 +5,21 @@ import (
 	"time"
 )
 
-// Store persists records and answers lexical queries. Every implementation
-// passes the contract suite in internal/storetest.
+// Store is what the Engine keeps memory in: the composition of the roles
+// below. Every implementation passes the contract suite in
+// internal/storetest, role by role. Abilities beyond these (index health,
+// and the caches and logs to come) are optional roles a backend may
+// implement, found by type assertion (see HealthChecker).
 type Store interface {
+	RecordStore
+	SearchStore
+	DocumentStore
+	VectorStore
+	Close() error
+}
+
+// RecordStore keeps the records.
+type RecordStore interface {
 	// Put writes recs in one transaction following mode, and stamps ids and
 	// server times with now.
 	Put(ctx context.Context, recs []*Record, mode WriteMode, now time.Time) (WriteResult, error)
@@ -16,6 +28,17 @@ type Store interface {
 	// List returns up to limit records passing f, newest first, and the
 	// cursor of the next page ("" at the end).
 	List(ctx context.Context, f Filter, limit int, cursor string) ([]*Record, string, error)
+	// Delete removes the records with the given ids, all or none: ENOTFOUND
+	// names a missing id.
+	Delete(ctx context.Context, ids []string) (int, error)
+	// DeleteExpired removes the records whose TTL ran out at now.
+	DeleteExpired(ctx context.Context, now time.Time) (int, error)
+	// Stats counts the stored records.
+	Stats(ctx context.Context, now time.Time) (Stats, error)
+}
+
+// SearchStore answers recall's queries.
+type SearchStore interface {
 	// Candidates returns the union of each lane's top q.K among the records
 	// passing q.Filter (in no particular order), each scored by both lanes.
 	// The lexical top K is exact; the vector top K is exact under a
@@ -26,14 +49,10 @@ type Store interface {
 	// the chunks beside it in its document, else the records before and
 	// after it (by event time) in its session. None if it has neither.
 	Neighbours(ctx context.Context, r *Record, n int) (before, after []*Record, err error)
-	// Delete removes the records with the given ids, all or none: ENOTFOUND
-	// names a missing id.
-	Delete(ctx context.Context, ids []string) (int, error)
-	// DeleteExpired removes the records whose TTL ran out at now.
-	DeleteExpired(ctx context.Context, now time.Time) (int, error)
-	// Stats counts the stored records.
-	Stats(ctx context.Context, now time.Time) (Stats, error)
+}
 
+// DocumentStore keeps ingested documents, whose chunks are records.
+type DocumentStore interface {
 	// Document returns the ingested document at (project, uri), or ENOTFOUND.
 	Document(ctx context.Context, project, uri string) (*Document, error)
 	// Documents lists the documents of project whose URI starts with prefix.
@@ -43,10 +62,12 @@ type Store interface {
 	PutDocument(ctx context.Context, doc *Document, chunks []*Record, now time.Time) (WriteResult, error)
 	// DeleteDocument removes a document and its chunks.
 	DeleteDocument(ctx context.Context, id string) (int, error)
+}
 
-	// Writes store each record's Vector (if set) as coming from the home's
-	// embedder, and cache it by text.
-
+// VectorStore keeps the records' embeddings from the home's embedder, and
+// the embedding cache. Writes store each record's Vector (if set) as coming
+// from the home's embedder, and cache it by text.
+type VectorStore interface {
 	// HomeEmbedder returns the embedder the stored vectors come from, if any.
 	HomeEmbedder(ctx context.Context) (EmbedderInfo, bool, error)
 	// SetHomeEmbedder records info as the home's embedder and deletes
@@ -60,8 +81,21 @@ type Store interface {
 	Unembedded(ctx context.Context, limit int) ([]*Record, error)
 	// PutVectors stores the Vector of each record (by id) and caches it.
 	PutVectors(ctx context.Context, recs []*Record) error
+}
 
-	Close() error
+// HealthChecker is an optional role: a store that can tell the health of
+// what it keeps besides the records (derived indexes, snapshots), for
+// `mneme doctor`.
+type HealthChecker interface {
+	Health(ctx context.Context) ([]HealthCheck, error)
+}
+
+// HealthCheck is one health check's outcome.
+type HealthCheck struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
 }
 
 // WriteMode says how Put treats records that already exist.

@@ -72,7 +72,7 @@ type server struct {
 	series *metrics
 }
 
-// New returns the HTTP API over eng. It registers eng's recall observer
+// New returns the HTTP API over eng. It adds a recall observer to eng
 // for the stage metrics.
 func New(eng *mneme.Engine, cfg Config) http.Handler {
 	if cfg.MaxBody <= 0 {
@@ -82,7 +82,7 @@ func New(eng *mneme.Engine, cfg Config) http.Handler {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	eng.SetObserver(s.series.observeStage)
+	eng.Observe(mneme.Observer{Stage: s.series.observeStage})
 	for _, rt := range routes {
 		s.mux.Handle(rt.pattern, s.guard(rt.level, s.endpoint(rt.handle)))
 	}

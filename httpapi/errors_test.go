@@ -87,7 +87,7 @@ func TestConflict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.eng.SetEmbedder(em)
+	e.restart(mneme.NewEngine(e.eng.Store(), mneme.WithEmbedder(em)), httpapi.Config{})
 	e.wantError(e.do("POST", "/v1/memories", nil, mneme.RememberRequest{Text: "second"}), http.StatusConflict, mneme.ECONFLICT, "reindex")
 }
 
@@ -96,7 +96,7 @@ func TestConflict(t *testing.T) {
 func TestUnavailable(t *testing.T) {
 	e := newEnv(t, httpapi.Config{})
 	e.remember(nil, mneme.RememberRequest{Text: "Releases are cut on Tuesdays."})
-	e.eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedding provider is down"))
+	e.restart(mneme.NewEngine(e.eng.Store(), mneme.WithEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedding provider is down"))), httpapi.Config{})
 	e.wantError(e.do("POST", "/v1/recall", nil, `{"query":"releases","mode":"vector"}`), http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
 	e.wantError(e.do("POST", "/v1/recall/batch", nil, `{"requests":[{"query":"releases"},{"query":"releases","mode":"vector"}]}`),
 		http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "requests[1]: the embedding provider is down")

@@ -42,18 +42,26 @@ func newEnv(t *testing.T, cfg httpapi.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := mneme.NewEngine(s)
-	t.Cleanup(func() { eng.Close() })
+	t.Cleanup(func() { s.Close() })
 	em, err := hash.New(64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng.SetEmbedder(em)
-	e := &env{t: t, eng: eng, logs: &syncBuffer{}}
+	e := &env{t: t, logs: &syncBuffer{}}
 	cfg.Logger = slog.New(slog.NewJSONHandler(e.logs, nil))
-	e.srv = httptest.NewServer(httpapi.New(eng, cfg))
-	t.Cleanup(e.srv.Close)
+	e.restart(mneme.NewEngine(s, mneme.WithEmbedder(em)), cfg)
 	return e
+}
+
+// restart serves eng, over the same store, in place of the running server:
+// how a test changes the embedder (a provider down, another model).
+func (e *env) restart(eng *mneme.Engine, cfg httpapi.Config) {
+	if e.srv != nil {
+		e.srv.Close()
+	}
+	e.eng = eng
+	e.srv = httptest.NewServer(httpapi.New(eng, cfg))
+	e.t.Cleanup(e.srv.Close)
 }
 
 type response struct {

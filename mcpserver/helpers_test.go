@@ -46,18 +46,17 @@ func newEngine(t *testing.T, vectors bool) (*mneme.Engine, func() time.Time) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := mneme.NewEngine(s)
-	t.Cleanup(func() { eng.Close() })
+	t.Cleanup(func() { s.Close() })
 	now := clock()
-	eng.SetClock(now)
+	opts := []mneme.Option{mneme.WithClock(now)}
 	if vectors {
 		em, err := hash.New(64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		eng.SetEmbedder(em)
+		opts = append(opts, mneme.WithEmbedder(em))
 	}
-	return eng, now
+	return mneme.NewEngine(s, opts...), now
 }
 
 var testInfo = Info{Version: "test", Store: "sqlite /tmp/mneme.db", Embedder: "hash/fnv1a-words (64 dimensions)",

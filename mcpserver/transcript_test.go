@@ -91,7 +91,8 @@ func TestErrorTranscript(t *testing.T) {
 			t.Errorf("%s %v: got error %v code %q: %s; want code %q", c.tool, c.args, res.IsError, code, text(res), c.code)
 		}
 	}
-	eng.SetEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedding provider is down"))
+	down := mneme.NewEngine(eng.Store(), mneme.WithClock(now), mneme.WithEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedding provider is down")))
+	cs = connect(t, down, now, nil)
 	if res := call(t, cs, "remember", args{"text": "stored without a vector?"}); !res.IsError || !strings.HasPrefix(text(res), "EUNAVAILABLE: the embedding provider is down") {
 		t.Errorf("remember with the provider down: %s, want EUNAVAILABLE", text(res))
 	}

@@ -100,7 +100,7 @@ func BenchmarkHybridRecall(b *testing.B) {
 	if _, err := benchdata.AddVectors(ctx, eng.Store(), em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256)); err != nil {
 		b.Fatal(err)
 	}
-	eng.SetEmbedder(em)
+	eng = mneme.NewEngine(eng.Store(), mneme.WithEmbedder(em))
 	// The first vector recall builds the index from the table, and the
 	// first embedding sizes the model's buffers: both before any timing.
 	res, err := eng.Recall(ctx, mneme.Query{Text: "how do we warm up", K: 10})

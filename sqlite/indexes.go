@@ -96,34 +96,29 @@ func (s *Store) snapshotLag() int64 {
 	return last - max(lex, 0)
 }
 
-// IndexState describes one derived index on disk, for `mneme doctor`.
-type IndexState struct {
-	Name   string
-	OK     bool // false: the next recall must rebuild it
-	Detail string
-}
-
-// IndexStatus describes the snapshots on disk against the change log.
-func (s *Store) IndexStatus(ctx context.Context) ([]IndexState, error) {
+// Health describes the index snapshots on disk against the change log (the
+// optional mneme.HealthChecker role). A check fails when the next recall
+// must rebuild its index.
+func (s *Store) Health(ctx context.Context) ([]mneme.HealthCheck, error) {
 	var first, last int64
 	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM changes").Scan(&first, &last); err != nil {
 		return nil, translate(err, "read the change log")
 	}
 	_, gen, err := s.readLexical()
-	out := []IndexState{snapshotState("lexical index", gen, err, first, last)}
+	out := []mneme.HealthCheck{snapshotState("lexical index", gen, err, first, last)}
 	info, ok, err := s.HomeEmbedder(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return append(out, IndexState{"vector index", true, "no vectors yet: the home has no embedder"}), nil
+		return append(out, mneme.HealthCheck{Name: "vector index", OK: true, Detail: "no vectors yet: the home has no embedder"}), nil
 	}
 	_, gen, err = s.readVectors(info)
 	return append(out, snapshotState("vector index", gen, err, first, last)), nil
 }
 
-func snapshotState(name string, gen int64, err error, first, last int64) IndexState {
-	st := IndexState{Name: name, OK: true}
+func snapshotState(name string, gen int64, err error, first, last int64) mneme.HealthCheck {
+	st := mneme.HealthCheck{Name: name, OK: true}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		st.Detail = "no snapshot yet: the index is built in memory, and written once 1,000 changes accumulate"

@@ -67,6 +67,11 @@ func Open(ctx context.Context, home string) (*Store, error) {
 	return s, nil
 }
 
+var _ mneme.HealthChecker = (*Store)(nil)
+
+// Describe names the store for people: "sqlite PATH".
+func (s *Store) Describe() string { return "sqlite " + filepath.Join(s.home, FileName) }
+
 // now is the clock of store-side timestamps.
 func (s *Store) now() time.Time { return time.Now().UTC() }
 

@@ -16,8 +16,7 @@ func openWith(t *testing.T, home string, dim int) *mneme.Engine {
 	t.Helper()
 	eng := open(t, home)
 	em, _ := hash.New(dim)
-	eng.SetEmbedder(em)
-	return eng
+	return mneme.NewEngine(eng.Store(), mneme.WithEmbedder(em))
 }
 
 // nearest is the text of the best vector-lane hit for text.
@@ -30,9 +29,9 @@ func nearest(t *testing.T, eng *mneme.Engine, text string) string {
 	return res.Hits[0].Record.Text
 }
 
-func vectorState(t *testing.T, eng *mneme.Engine) sqlite.IndexState {
+func vectorState(t *testing.T, eng *mneme.Engine) mneme.HealthCheck {
 	t.Helper()
-	states, err := eng.Store().(*sqlite.Store).IndexStatus(context.Background())
+	states, err := eng.Store().(mneme.HealthChecker).Health(context.Background())
 	if err != nil || len(states) != 2 || states[1].Name != "vector index" {
 		t.Fatalf("index status = %+v, %v", states, err)
 	}
@@ -83,7 +82,7 @@ func TestVectorSnapshotLifecycle(t *testing.T) {
 
 	eng = openWith(t, home, 24) // another embedder: reindex, then its own index
 	defer eng.Close()
-	if _, err := eng.Reindex(context.Background(), nil); err != nil {
+	if _, err := eng.Reindex(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := nearest(t, eng, "heron note number 1100"); got != "heron note number 1100" {

@@ -7,13 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/sqlite"
+	"github.com/mneme-ai/mneme/config"
 )
 
 // command is one subcommand: its usage line, summary and body.
@@ -35,6 +33,7 @@ type app struct {
 	json           bool
 	home           string
 	embedder       string // --embedder, where the command takes it
+	cfg            *config.Config
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -149,39 +148,32 @@ func (a *app) parseFlags(fs *flag.FlagSet, args []string) error {
 	return err
 }
 
-// homeDir resolves the data directory: --home, MNEME_HOME, then the user's
-// data directory.
-func (a *app) homeDir() (string, error) {
-	if a.home != "" {
-		return a.home, nil
-	}
-	if h := a.getenv("MNEME_HOME"); h != "" {
-		return h, nil
-	}
-	if x := a.getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, "mneme"), nil
-	}
-	h := a.getenv("HOME")
-	if h == "" {
-		var err error
-		if h, err = os.UserHomeDir(); err != nil {
-			return "", mneme.Invalid("cannot find a data directory: set --home DIR or MNEME_HOME")
+// config is the process's configuration: config.json is read on the
+// first call only, with the flags parsed so far.
+func (a *app) config() (*config.Config, error) {
+	if a.cfg == nil {
+		c, err := config.Load(config.Options{Home: a.home, Embedder: a.embedder, Getenv: a.getenv})
+		if err != nil {
+			return nil, err
 		}
+		a.cfg = c
 	}
-	return filepath.Join(h, ".local", "share", "mneme"), nil
+	return a.cfg, nil
 }
 
-// open opens the engine over the embedded store in the data directory.
-func (a *app) open() (*mneme.Engine, error) {
-	home, err := a.homeDir()
+// open opens the home as need requires, with progress bars for long work
+// on a terminal.
+func (a *app) open(need config.Need) (*mneme.Engine, error) {
+	c, err := a.config()
 	if err != nil {
 		return nil, err
 	}
-	s, err := sqlite.Open(a.ctx, home)
-	if err != nil {
-		return nil, err
-	}
-	return mneme.NewEngine(s), nil
+	return c.Open(a.ctx, need, mneme.WithObserver(a.progress()))
+}
+
+// embedderFlag registers --embedder on fs.
+func (a *app) embedderFlag(fs *flag.FlagSet) {
+	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: minilm, hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else the one the home's vectors come from, else minilm)")
 }
 
 // printJSON writes v as one line of JSON.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/internal/eval"
 )
 
@@ -60,7 +61,7 @@ func runBench(a *app, args []string) error {
 	} else {
 		defer os.RemoveAll(a.home)
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}

@@ -1,27 +1,17 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/sqlite"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
 	commands["doctor"] = command{usage: "doctor", summary: "check the data directory, database, indexes and embedder, and say how to fix problems", run: runDoctor}
 }
 
-type check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail"`
-	Fix    string `json:"fix,omitempty"`
-}
-
-type indexStatuser interface {
-	IndexStatus(ctx context.Context) ([]sqlite.IndexState, error)
-}
+type check = mneme.HealthCheck
 
 func runDoctor(a *app, args []string) error {
 	fs := a.flags()
@@ -30,9 +20,16 @@ func runDoctor(a *app, args []string) error {
 		return err
 	}
 	var checks []check
-	add := func(name string, ok bool, detail, fix string) { checks = append(checks, check{name, ok, detail, fix}) }
-	home, _ := a.homeDir()
-	eng, err := a.open()
+	add := func(name string, ok bool, detail, fix string) {
+		checks = append(checks, check{Name: name, OK: ok, Detail: detail, Fix: fix})
+	}
+	c, err := a.config()
+	if err != nil {
+		add("config", false, mneme.ErrorMessage(err), "fix or remove config.json")
+		return a.report(checks)
+	}
+	home := c.Home
+	eng, err := a.open(config.Records)
 	if err != nil {
 		add("database", false, mneme.ErrorMessage(err), "choose a writable data directory with --home or MNEME_HOME")
 		return a.report(checks)
@@ -44,23 +41,21 @@ func runDoctor(a *app, args []string) error {
 		return a.report(checks)
 	}
 	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", home, st.Total, len(st.Projects)), "")
-	if s, ok := eng.Store().(indexStatuser); ok {
-		states, err := s.IndexStatus(a.ctx)
+	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
+		states, err := hc.Health(a.ctx)
 		if err != nil {
 			add("indexes", false, mneme.ErrorMessage(err), "")
 		}
-		for _, st := range states {
-			add(st.Name, st.OK, st.Detail, "")
-		}
+		checks = append(checks, states...)
 	}
-	a.checkEmbedder(eng, add)
+	a.checkEmbedder(c, eng, add)
 	return a.report(checks)
 }
 
 // checkEmbedder reports the configured embedder, whether it answers, and
 // whether the stored vectors are its own.
-func (a *app) checkEmbedder(eng *mneme.Engine, add func(string, bool, string, string)) {
-	em, err := a.newEmbedder()
+func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string, bool, string, string)) {
+	em, err := c.NewEmbedder(a.ctx, eng.Store())
 	if err != nil {
 		fix := "" // an unavailable provider's message says what to do
 		if mneme.ErrorCode(err) == mneme.EINVALID {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -60,7 +61,7 @@ func runEmbed(a *app, args []string) error {
 			return err
 		}
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -22,7 +23,7 @@ func runExport(a *app, args []string) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -37,7 +38,7 @@ func runForget(a *app, args []string) error {
 	if err := req.Check(time.Now()); err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -25,7 +26,7 @@ func runHistory(a *app, args []string) error {
 	if err := mneme.ValidateProject(*project); err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -30,14 +31,11 @@ func runImport(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	if !a.json && isTerminal(a.stderr) {
-		eng.SetEmbedProgress(progressBar(a, "embed", "records"))
-	}
 	// One transaction: every line is checked before the first write, and a
 	// failure leaves the store as it was.
 	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/internal/walk"
 )
 
@@ -69,15 +70,11 @@ func runIngest(a *app, args []string) error {
 		sources = append(sources, mneme.SourceFile{URI: f.Path, Data: data})
 		seen[f.Path] = true
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	if !a.json && isTerminal(a.stderr) {
-		o.Progress = progressBar(a, "ingest", "files")
-		eng.SetEmbedProgress(progressBar(a, "embed ", "chunks"))
-	}
 	res, err := eng.Ingest(a.ctx, sources, o)
 	if err != nil {
 		return err
@@ -119,14 +116,23 @@ func (a *app) syncRemoved(eng *mneme.Engine, project string, paths []string, see
 	return docs, deleted + chunks, err
 }
 
-// progressBar draws "label [=====     ] done/total unit" on the terminal.
-func progressBar(a *app, label, unit string) func(done, total int) {
-	return func(done, total int) {
+// progress draws progress bars on stderr while the Engine works, when it
+// is a terminal and the output is not JSON.
+func (a *app) progress() mneme.Observer {
+	if a.json || !isTerminal(a.stderr) {
+		return mneme.Observer{}
+	}
+	units := map[string]string{"ingest": "files", "embed": "texts"}
+	return mneme.Observer{Progress: func(task string, done, total int) {
+		if total == 0 { // unknown: a counter
+			fmt.Fprintf(a.stderr, "\r%s: %d memories embedded", task, done)
+			return
+		}
 		const width = 30
-		n := width * done / max(total, 1)
-		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d %s", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, unit)
+		n := width * done / total
+		fmt.Fprintf(a.stderr, "\r%-6s [%s%s] %d/%d %s", task, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, units[task])
 		if done == total {
 			fmt.Fprintln(a.stderr)
 		}
-	}
+	}}
 }

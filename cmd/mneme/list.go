@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func runList(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/mcpserver"
-	"github.com/mneme-ai/mneme/sqlite"
 )
 
 func init() {
@@ -25,11 +24,7 @@ func runMCP(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	c, err := a.loadConfig()
-	if err != nil {
-		return err
-	}
-	eng, srv, err := a.openServer(c)
+	eng, srv, err := a.openServer()
 	if err != nil {
 		return err
 	}
@@ -37,32 +32,22 @@ func runMCP(a *app, args []string) error {
 	return srv.Run(a.ctx, &mcp.StdioTransport{})
 }
 
-// openServer opens the engine as recall needs it (an embedder that cannot
-// load degrades recall, with the reason) and builds the MCP server over it;
-// c is the loaded config, for the settings resource.
-func (a *app) openServer(c config) (*mneme.Engine, *mcp.Server, error) {
-	eng, err := a.openForRecall(true, true)
+// openServer opens the engine as a server needs it (an embedder that
+// cannot load degrades recall, with the reason) and builds the MCP server
+// over it.
+func (a *app) openServer() (*mneme.Engine, *mcp.Server, error) {
+	c, err := a.config()
 	if err != nil {
 		return nil, nil, err
 	}
-	home, _ := a.homeDir()
-	info := mcpserver.Info{Version: version(), Store: "sqlite " + filepath.Join(home, sqlite.FileName),
-		Embedder: "none", Settings: a.settings(c, home)}
+	eng, err := a.open(config.Serve)
+	if err != nil {
+		return nil, nil, err
+	}
+	info := mcpserver.Info{Version: version(), Store: c.Describe(eng.Store()), Embedder: "none", Settings: c.Settings()}
 	if em := eng.Embedder(); em != nil {
 		i := em.Info()
 		info.Embedder = fmt.Sprintf("%s version %s (%d dimensions)", i.ID(), i.Version, i.Dim)
 	}
 	return eng, mcpserver.New(eng, info), nil
-}
-
-// settings is the effective configuration without secrets, for the
-// settings resource.
-func (a *app) settings(c config, home string) map[string]any {
-	tokens := make([]map[string]any, len(c.Server.Tokens))
-	for i, t := range c.Server.Tokens {
-		tokens[i] = map[string]any{"name": t.Name, "projects": t.Projects, "access": t.Access}
-	}
-	c = a.effective(c)
-	return map[string]any{"home": home, "embedder": c.Embedder, "model_dir": c.ModelDir,
-		"llm": c.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.Server.MaxBodyBytes}}
 }

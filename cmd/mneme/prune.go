@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -19,7 +20,7 @@ func runPrune(a *app, args []string) error {
 	if !*expired {
 		return mneme.Invalid("say what to prune: --expired")
 	}
-	eng, err := a.open()
+	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -75,7 +76,14 @@ func runRecall(a *app, args []string) error {
 		vectors = vectors || q.Mode != mneme.Lexical
 		hyde = hyde || (q.HyDE && q.Hypothesis == nil)
 	}
-	eng, err := a.openForRecall(vectors, hyde)
+	need := config.Records
+	switch {
+	case hyde:
+		need = config.Serve
+	case vectors:
+		need = config.Recall
+	}
+	eng, err := a.open(need)
 	if err != nil {
 		return err
 	}

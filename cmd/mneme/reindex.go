@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func runReindex(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
@@ -28,13 +29,9 @@ func runReindex(a *app, args []string) error {
 	if eng.Embedder() == nil {
 		return mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
 	}
-	var progress func(int)
+	res, err := eng.Reindex(a.ctx)
 	if !a.json && isTerminal(a.stderr) {
-		progress = func(done int) { fmt.Fprintf(a.stderr, "\rreindex: %d memories embedded", done) }
-	}
-	res, err := eng.Reindex(a.ctx, progress)
-	if progress != nil {
-		fmt.Fprintln(a.stderr)
+		fmt.Fprintln(a.stderr) // after the progress counter
 	}
 	if err != nil {
 		return err

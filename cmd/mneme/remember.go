@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -60,7 +61,7 @@ func runRemember(a *app, args []string) error {
 	if _, err := r.Record(time.Now().UTC()); err != nil {
 		return err
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}

@@ -34,11 +34,11 @@ func runServe(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	c, err := a.loadConfig()
+	c, err := a.config()
 	if err != nil {
 		return err
 	}
-	tokens, err := access.Check(c.Server.Tokens, a.getenv)
+	tokens, err := access.Check(c.File.Server.Tokens, a.getenv)
 	if err != nil {
 		return mneme.Invalid("config.json: %v", err)
 	}
@@ -49,15 +49,15 @@ func runServe(a *app, args []string) error {
 	if err != nil {
 		return mneme.Invalid("cannot listen on %s: %v", *addr, errors.Unwrap(err))
 	}
-	eng, srv, err := a.openServer(c)
+	eng, srv, err := a.openServer()
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer eng.Close()
-	home, _ := a.homeDir()
+	home := c.Home
 	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
-	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.Server.MaxBodyBytes, Logger: log, Version: version(),
+	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.File.Server.MaxBodyBytes, Logger: log, Version: version(),
 		StoreSize: func() int64 { return dirSize(home) },
 		MCP:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)})
 	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,

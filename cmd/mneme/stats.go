@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"sort"
+
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -14,7 +16,7 @@ func runStats(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	eng, err := a.open()
+	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -68,7 +69,7 @@ func runUpdate(a *app, args []string) error {
 	if err := p.Check(); err != nil {
 		return err
 	}
-	eng, err := a.openWithEmbedder()
+	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}

@@ -52,8 +52,8 @@ func Run(t *testing.T, open Opener) {
 		t.Run(name, func(t *testing.T) {
 			s := open(t)
 			t.Cleanup(func() { s.Close() })
-			f := &fixture{t: t, ctx: context.Background(), eng: mneme.NewEngine(s), now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-			f.eng.SetClock(func() time.Time { return f.now })
+			f := &fixture{t: t, ctx: context.Background(), now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+			f.eng = mneme.NewEngine(s, f.clock())
 			tests[name](t, f)
 		})
 	}
@@ -361,6 +361,15 @@ func testListPages(t *testing.T, f *fixture) {
 	if _, _, err := f.eng.List(f.ctx, mneme.Filter{}, 10, "garbage!"); mneme.ErrorCode(err) != mneme.EINVALID {
 		t.Fatalf("bad cursor: %v", err)
 	}
+}
+
+// clock is the fixture's clock, which tests move by setting f.now.
+func (f *fixture) clock() mneme.Option { return mneme.WithClock(func() time.Time { return f.now }) }
+
+// embedWith replaces the fixture's engine with one over the same store
+// that embeds with em (nil: none).
+func (f *fixture) embedWith(em mneme.Embedder) {
+	f.eng = mneme.NewEngine(f.eng.Store(), f.clock(), mneme.WithEmbedder(em))
 }
 
 func testDeleteAllOrNone(t *testing.T, f *fixture) {

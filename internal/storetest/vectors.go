@@ -17,7 +17,7 @@ func withEmbedder(t *testing.T, f *fixture, dim int) *hash.Embedder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.eng.SetEmbedder(e)
+	f.embedWith(e)
 	return e
 }
 
@@ -50,7 +50,7 @@ func testVectors(t *testing.T, f *fixture) {
 		t.Fatalf("cache = %v, %v (the secret text must not be cached)", cached, err)
 	}
 	// A new text under an old id drops the old vector until it is embedded again.
-	f.eng.SetEmbedder(nil)
+	f.embedWith(nil)
 	rec := f.get(s.ID)
 	rec.Text, rec.Sensitivity, rec.ContentHash = "now public text", mneme.Internal, ""
 	if _, err := f.eng.Import(f.ctx, []*mneme.Record{rec}, mneme.WriteOptions{}); err != nil {
@@ -59,8 +59,8 @@ func testVectors(t *testing.T, f *fixture) {
 	if n := unembedded(t, f); n != 1 {
 		t.Fatalf("after a text change: %d unembedded, want 1", n)
 	}
-	f.eng.SetEmbedder(e)
-	if res, err := f.eng.Reindex(f.ctx, nil); err != nil || res.Embedded != 1 {
+	f.embedWith(e)
+	if res, err := f.eng.Reindex(f.ctx); err != nil || res.Embedded != 1 {
 		t.Fatalf("reindex = %+v, %v", res, err)
 	}
 }
@@ -80,7 +80,7 @@ func testEmbedderMismatch(t *testing.T, f *fixture) {
 	if st, _ := f.eng.Stats(f.ctx); st.Total != 1 {
 		t.Fatalf("a refused write stored something: %d records", st.Total)
 	}
-	res, err := f.eng.Reindex(f.ctx, nil)
+	res, err := f.eng.Reindex(f.ctx)
 	if err != nil || res.Embedded != 1 || res.Embedder.Dim != 64 {
 		t.Fatalf("reindex = %+v, %v", res, err)
 	}

@@ -1,0 +1,189 @@
+// Package config is mneme's configuration: the schema of config.json in
+// the data directory, the precedence of its sources (flag > environment >
+// file > the home's own > default), and the factories that turn it into a
+// store, an embedder and a language model. Load reads it once per process;
+// Config.Open opens a home for any command or server.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/minilm"
+	"github.com/mneme-ai/mneme/internal/access"
+)
+
+// FileName is the configuration file inside the data directory.
+const FileName = "config.json"
+
+// File is the content of config.json. Unknown fields are errors.
+type File struct {
+	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default) or sqlite:DIR
+	Embedder Embedder `json:"embedder"`
+	ModelDir string   `json:"model_dir"`
+	LLM      LLM      `json:"llm"`
+	Server   Server   `json:"server"`
+}
+
+// Embedder configures the embedding provider.
+type Embedder struct {
+	Provider  string `json:"provider"`    // minilm (default), hash, ollama, openai, none
+	URL       string `json:"url"`         // ollama, openai
+	Model     string `json:"model"`       // ollama, openai
+	Dim       int    `json:"dim"`         // hash, ollama, openai
+	APIKeyEnv string `json:"api_key_env"` // openai: the variable holding the key
+}
+
+// LLM names the language model that writes HyDE hypotheses; without one,
+// recall uses the deterministic generator.
+type LLM struct {
+	Provider  string `json:"provider"` // ollama or openai (any OpenAI-compatible chat API)
+	URL       string `json:"url"`
+	Model     string `json:"model"`
+	APIKeyEnv string `json:"api_key_env"`
+}
+
+// Server is `mneme serve`'s: bearer tokens scoped to projects and read or
+// write. Without tokens the server only binds to loopback.
+type Server struct {
+	Tokens       []access.Token `json:"tokens"`
+	MaxBodyBytes int64          `json:"max_body_bytes"`
+}
+
+// Options are what the command line sets; nil Getenv reads nothing.
+type Options struct {
+	Home     string // --home
+	Store    string // --store
+	Embedder string // --embedder
+	Getenv   func(string) string
+}
+
+// Config is one process's configuration, resolved once.
+type Config struct {
+	Home string
+	File File // as written in config.json (zero if there is none)
+	// Store is the effective store DSN.
+	Store string
+	// Embedder is the effective embedder; Provider is "" when nothing
+	// chose one, so that a home's recorded embedder, else minilm, applies.
+	Embedder Embedder
+	ModelDir string
+	getenv   func(string) string
+}
+
+// Load resolves the data directory and reads its config.json, once.
+func Load(o Options) (*Config, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	home, err := homeDir(o.Home, getenv)
+	if err != nil {
+		return nil, err
+	}
+	f, err := ReadFile(home)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{Home: home, File: f, getenv: getenv, Embedder: f.Embedder}
+	c.Store = first(o.Store, getenv("MNEME_STORE"), f.Store, "sqlite")
+	c.Embedder.Provider = first(o.Embedder, getenv("MNEME_EMBEDDER"), f.Embedder.Provider)
+	c.ModelDir = first(getenv("MNEME_MODEL_DIR"), f.ModelDir, minilm.DefaultDir(getenv))
+	return c, nil
+}
+
+// first returns the first non-empty value: the precedence of sources.
+func first(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// homeDir resolves the data directory: --home, MNEME_HOME, then the user's
+// data directory.
+func homeDir(flag string, getenv func(string) string) (string, error) {
+	if h := first(flag, getenv("MNEME_HOME")); h != "" {
+		return h, nil
+	}
+	if x := getenv("XDG_DATA_HOME"); x != "" {
+		return filepath.Join(x, "mneme"), nil
+	}
+	h := getenv("HOME")
+	if h == "" {
+		var err error
+		if h, err = os.UserHomeDir(); err != nil {
+			return "", mneme.Invalid("cannot find a data directory: set --home DIR or MNEME_HOME")
+		}
+	}
+	return filepath.Join(h, ".local", "share", "mneme"), nil
+}
+
+// ReadFile reads config.json from home strictly; a home without one has
+// the zero File.
+func ReadFile(home string) (File, error) {
+	var f File
+	path := filepath.Join(home, FileName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return f, nil // no config; opening the store reports a bad home
+	}
+	if err != nil {
+		return f, mneme.Invalid("cannot read %s: %v", path, err)
+	}
+	if err := mneme.DecodeStrict(data, &f); err != nil {
+		return f, mneme.Invalid("%s: %s", path, mneme.ErrorMessage(err))
+	}
+	return f, nil
+}
+
+// WriteFile writes f as home's config.json (owner-only: it may name token
+// secrets), atomically.
+func WriteFile(home string, f File) error {
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return mneme.InternalError(err, "encode "+FileName)
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return mneme.Invalid("cannot create the data directory %s: %v", home, errors.Unwrap(err))
+	}
+	tmp, err := os.CreateTemp(home, FileName+".*")
+	if err != nil {
+		return mneme.InternalError(err, "write "+FileName)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err = tmp.Write(append(data, '\n')); err == nil {
+		err = tmp.Close()
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(home, FileName))
+	}
+	if err != nil {
+		return mneme.InternalError(err, "write "+FileName)
+	}
+	return nil
+}
+
+// Getenv reads the process environment as Load was given it.
+func (c *Config) Getenv(key string) string { return c.getenv(key) }
+
+// Settings is the effective configuration without secrets, for the MCP
+// settings resource.
+func (c *Config) Settings() map[string]any {
+	tokens := make([]map[string]any, len(c.File.Server.Tokens))
+	for i, t := range c.File.Server.Tokens {
+		tokens[i] = map[string]any{"name": t.Name, "projects": t.Projects, "access": t.Access, "clearance": t.Clearance}
+	}
+	em := c.Embedder
+	if em.Provider == "" {
+		em.Provider = "minilm"
+	}
+	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "embedder": em, "model_dir": c.ModelDir,
+		"llm": c.File.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes}}
+}

@@ -1,0 +1,119 @@
+package config
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/sqlite"
+)
+
+// StoreOpener opens a store from the part of a DSN after "scheme:" (""
+// when the DSN is the bare scheme); home is the data directory.
+type StoreOpener func(ctx context.Context, rest, home string) (mneme.Store, error)
+
+var (
+	storesMu sync.RWMutex
+	stores   = map[string]StoreOpener{"sqlite": openSQLite}
+)
+
+// RegisterStore makes the stores of a DSN scheme openable.
+func RegisterStore(scheme string, open StoreOpener) {
+	storesMu.Lock()
+	defer storesMu.Unlock()
+	stores[scheme] = open
+}
+
+func openSQLite(ctx context.Context, dir, home string) (mneme.Store, error) {
+	return sqlite.Open(ctx, first(dir, home))
+}
+
+func storeScheme(dsn string) string {
+	scheme, _, _ := strings.Cut(dsn, ":")
+	return scheme
+}
+
+// OpenStore opens the store the configuration names.
+func (c *Config) OpenStore(ctx context.Context) (mneme.Store, error) {
+	scheme, rest, _ := strings.Cut(c.Store, ":")
+	storesMu.RLock()
+	open, ok := stores[scheme]
+	known := make([]string, 0, len(stores))
+	for s := range stores {
+		known = append(known, s)
+	}
+	storesMu.RUnlock()
+	if !ok {
+		sort.Strings(known)
+		return nil, mneme.Invalid("store %q is not known: use one of %s (--store, MNEME_STORE or store in config.json)", mneme.Clip(scheme), strings.Join(known, ", "))
+	}
+	return open(ctx, rest, c.Home)
+}
+
+// Need says what a command needs of its home besides the records.
+type Need int
+
+const (
+	// Records: no embedder (list, get, forget, stats, export).
+	Records Need = iota
+	// Writes: the embedder must load, since what is written is embedded.
+	Writes
+	// Recall: the embedder if it loads (else recall falls back to words and
+	// says why).
+	Recall
+	// Serve: as Recall, and the language model for HyDE when one is
+	// configured (servers, and recalls that ask for a hypothesis).
+	Serve
+)
+
+// Open opens the home as need requires: the store, then the embedder
+// (the configured one, else the one the home's vectors come from, else
+// minilm) and the language model. extra options come last.
+func (c *Config) Open(ctx context.Context, need Need, extra ...mneme.Option) (*mneme.Engine, error) {
+	s, err := c.OpenStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	opts, err := c.engineOptions(ctx, s, need)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return mneme.NewEngine(s, append(opts, extra...)...), nil
+}
+
+func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([]mneme.Option, error) {
+	if need == Records {
+		return nil, nil
+	}
+	em, err := c.NewEmbedder(ctx, s)
+	var opts []mneme.Option
+	switch {
+	case err == nil:
+		opts = append(opts, mneme.WithEmbedder(em))
+	case need >= Recall && mneme.ErrorCode(err) == mneme.EUNAVAILABLE:
+		opts = append(opts, mneme.WithEmbedderError(err))
+	default:
+		return nil, err
+	}
+	if need == Serve && c.File.LLM.Provider != "" {
+		g, err := c.NewGenerator()
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, mneme.WithHypothesisGenerator(g))
+	}
+	return opts, nil
+}
+
+// Describe says which store a home uses, without secrets, like
+// "sqlite /home/me/.local/share/mneme/mneme.db".
+func (c *Config) Describe(s mneme.Store) string {
+	if d, ok := s.(interface{ Describe() string }); ok {
+		return d.Describe()
+	}
+	return fmt.Sprintf("%s store", storeScheme(c.Store))
+}

@@ -1,0 +1,60 @@
+package mneme
+
+import "time"
+
+// Option configures an Engine at construction.
+type Option func(*Engine)
+
+// WithClock replaces the Engine's clock (tests, replays). Every time the
+// Engine stamps or computes (TTLs, ages, expiry) comes from it.
+func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
+
+// WithEmbedder makes the Engine embed what it stores with em (nil: none).
+func WithEmbedder(em Embedder) Option { return func(e *Engine) { e.embedder = em } }
+
+// WithEmbedderError records why the Engine has no embedder (a model that
+// failed to load, a provider that is down): hybrid recall then falls back
+// to words and reports this as the reason, and writes fail with it rather
+// than store memories the vector lane would never see.
+func WithEmbedderError(err error) Option {
+	return func(e *Engine) { e.embedder, e.embedderErr = nil, err }
+}
+
+// WithHypothesisGenerator makes HyDE recalls ask g (a language model) for
+// hypotheses; without it they use the deterministic generator.
+func WithHypothesisGenerator(g HypothesisGenerator) Option { return func(e *Engine) { e.hyde = g } }
+
+// WithObserver adds o to the Engine's observers.
+func WithObserver(o Observer) Option { return func(e *Engine) { e.observers = append(e.observers, o) } }
+
+// Observer hears how the Engine's work goes: recall stage timings for
+// metrics, and progress of long work for progress bars and background
+// jobs. Either function may be nil.
+type Observer struct {
+	// Stage is how long a recall stage took: embed, search, rank, expand.
+	Stage func(stage string, d time.Duration)
+	// Progress counts a task's units done of total (total 0: not known):
+	// "embed" (texts embedded, cache hits not counted), "ingest" (files
+	// written), "reindex" (records embedded).
+	Progress func(task string, done, total int)
+}
+
+// Observe adds o to the Engine's observers; servers call it once as they
+// start, before serving.
+func (e *Engine) Observe(o Observer) { e.observers = append(e.observers, o) }
+
+func (e *Engine) stage(name string, d time.Duration) {
+	for _, o := range e.observers {
+		if o.Stage != nil {
+			o.Stage(name, d)
+		}
+	}
+}
+
+func (e *Engine) progress(task string, done, total int) {
+	for _, o := range e.observers {
+		if o.Progress != nil {
+			o.Progress(task, done, total)
+		}
+	}
+}
