@@ -29,7 +29,9 @@ func runMCP(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	return srv.Run(a.ctx, &mcp.StdioTransport{})
+	// Not the SDK's StdioTransport, which ends the session at the first
+	// line it cannot decode: a bad line is answered with an error.
+	return srv.Run(a.ctx, &mcpserver.StdioTransport{In: a.stdin, Out: a.stdout})
 }
 
 // openServer opens the engine as a server needs it (an embedder that
