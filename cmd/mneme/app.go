@@ -25,6 +25,10 @@ type command struct {
 
 var commands = map[string]command{}
 
+// subcommands are the commands under a command ("model fetch"), by their
+// full name; help lists only their parent.
+var subcommands = map[string]command{}
+
 // app is one invocation: streams, environment and the common flags.
 type app struct {
 	ctx            context.Context
@@ -113,7 +117,10 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			cmd := commands[a.name]
+			cmd, ok := commands[a.name]
+			if !ok {
+				cmd = subcommands[a.name]
+			}
 			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nFlags:\n", cmd.usage, cmd.summary)
 			fs.VisitAll(func(f *flag.Flag) {
 				kind, usage := flag.UnquoteUsage(f)
