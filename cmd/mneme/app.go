@@ -47,6 +47,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		a.usage()
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	a.name = args[0]
 	cmd, ok := commands[a.name]
 	if !ok {
@@ -79,7 +82,7 @@ func (a *app) usage() {
 	for _, n := range names {
 		fmt.Fprintf(a.stdout, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(a.stdout, "\nEvery command takes --home DIR and --json. Run `mneme COMMAND -h` for its flags.")
+	fmt.Fprintln(a.stdout, "\nEvery command takes --home DIR and --json. Run `mneme COMMAND -h` for its flags, `mneme --version` for the version.")
 }
 
 // fail reports err (if any) and returns the exit code: 0 ok, 2 invalid
