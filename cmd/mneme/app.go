@@ -23,6 +23,10 @@ type command struct {
 
 var commands = map[string]command{}
 
+// subcommands are the commands under a command ("model fetch"), by their
+// full name; help lists only their parent.
+var subcommands = map[string]command{}
+
 // app is one invocation: streams, environment and the common flags.
 type app struct {
 	ctx            context.Context
@@ -41,6 +45,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		a.usage()
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	a.name = args[0]
 	cmd, ok := commands[a.name]
@@ -74,7 +81,7 @@ func (a *app) usage() {
 	for _, n := range names {
 		fmt.Fprintf(a.stdout, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(a.stdout, "\nEvery command takes --home DIR and --json. Run `mneme COMMAND -h` for its flags.")
+	fmt.Fprintln(a.stdout, "\nEvery command takes --home DIR and --json. Run `mneme COMMAND -h` for its flags, `mneme --version` for the version.")
 }
 
 // fail reports err (if any) and returns the exit code: 0 ok, 2 invalid
@@ -112,7 +119,10 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			cmd := commands[a.name]
+			cmd, ok := commands[a.name]
+			if !ok {
+				cmd = subcommands[a.name]
+			}
 			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nFlags:\n", cmd.usage, cmd.summary)
 			fs.VisitAll(func(f *flag.Flag) {
 				kind, usage := flag.UnquoteUsage(f)

