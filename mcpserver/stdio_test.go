@@ -27,12 +27,12 @@ type rawClient struct {
 
 func startStdio(t *testing.T, maxLine int) *rawClient {
 	t.Helper()
-	eng, now := newEngine(t, true)
+	eng, _ := newEngine(t, true)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &rawClient{t: t, in: inW, replies: make(chan []byte, 16), done: make(chan error, 1)}
 	go func() {
-		c.done <- newServer(eng, testInfo, now).Run(context.Background(), &StdioTransport{In: inR, Out: outW, MaxLineBytes: maxLine})
+		c.done <- New(eng, testInfo).Run(context.Background(), &StdioTransport{In: inR, Out: outW, MaxLineBytes: maxLine})
 		outW.Close()
 	}()
 	go func() {

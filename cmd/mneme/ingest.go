@@ -128,11 +128,18 @@ func (a *app) progress() mneme.Observer {
 			fmt.Fprintf(a.stderr, "\r%s: %d memories embedded", task, done)
 			return
 		}
+		progressBar(a, fmt.Sprintf("%-6s", task), units[task])(done, total)
+	}}
+}
+
+// progressBar draws a bar of done out of total units on stderr.
+func progressBar(a *app, label, unit string) func(done, total int) {
+	return func(done, total int) {
 		const width = 30
-		n := width * done / total
-		fmt.Fprintf(a.stderr, "\r%-6s [%s%s] %d/%d %s", task, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, units[task])
+		n := width * done / max(total, 1)
+		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d %s", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, unit)
 		if done == total {
 			fmt.Fprintln(a.stderr)
 		}
-	}}
+	}
 }

@@ -51,11 +51,14 @@ func runModelFetch(a *app, args []string) error {
 	}
 	// Where mneme will look for the model; with --dir, only for the note
 	// below, so a broken config.json does not stand in the way.
-	c, cerr := a.loadConfig()
-	if cerr != nil && *dir == "" {
+	looks := ""
+	c, cerr := a.config()
+	switch {
+	case cerr == nil:
+		looks = c.ModelDir
+	case *dir == "":
 		return cerr
 	}
-	looks := a.effective(c).ModelDir
 	o := fetch.Options{Dir: *dir, From: *from, URL: *url, Force: *force}
 	if o.Dir == "" {
 		o.Dir = looks
