@@ -12,7 +12,7 @@ const EmbedBatch = 64
 
 // embedderUnavailable is the error that WithEmbedderError recorded.
 func (e *Engine) embedderUnavailable() error {
-	return &Error{Code: EUNAVAILABLE, Message: ErrorMessage(e.embedderErr), Err: e.embedderErr}
+	return &Error{Code: EUNAVAILABLE, Message: rawMessage(e.embedderErr), Err: e.embedderErr}
 }
 
 // Embedder returns the engine's embedder, or nil.

@@ -110,7 +110,7 @@ func (e *BatchError) Error() string { return ErrorMessage(e.Err) }
 // the record in its own terms, whose message names it by position when
 // there are several.
 func inBatch(n, i int, err error) error {
-	msg := ErrorMessage(err)
+	msg := rawMessage(err)
 	if n > 1 {
 		msg = fmt.Sprintf("record %d: %s", i+1, msg)
 	}
@@ -139,7 +139,7 @@ func checkCredentials(r *Record, redact bool) error {
 			continue
 		}
 		if !redact {
-			return Invalid("the text contains a credential (%s), so nothing was written: store it as secret (--sensitivity secret) or mask the values (--redact)", secret.Describe(found))
+			return Invalid("the text contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", secret.Describe(found))
 		}
 		*field, _ = secret.Redact(*field)
 	}
@@ -185,7 +185,7 @@ func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Re
 	}
 	clearance = sc.Allow(clearance)
 	if !r.Visible(clearance) {
-		return nil, Errorf(ENOTFOUND, "record %s is secret: read it with clearance secret (--clearance secret)", id)
+		return nil, Errorf(ENOTFOUND, "record %s is secret: read it with clearance secret ({{clearance=secret}})", id)
 	}
 	return r, nil
 }
@@ -227,7 +227,7 @@ func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) err
 // History returns every version of (project, key), oldest first.
 func (e *Engine) History(ctx context.Context, project, key string, clearance Sensitivity) ([]*Record, error) {
 	if key == "" {
-		return nil, Invalid("history needs a key: --key K")
+		return nil, Invalid("history needs a key: {{key}}")
 	}
 	f := Filter{Project: project, Key: key, IncludeSuperseded: true, IncludeExpired: true, Clearance: clearance}
 	var out []*Record

@@ -3,6 +3,8 @@ package mneme
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 )
 
 // Error codes shared by every surface: the CLI maps them to exit codes,
@@ -16,14 +18,72 @@ const (
 )
 
 // Error is mneme's error: a code for programs and a message for people.
+// The message may name request fields as hints, written {{field}} or
+// {{field=value}} with the field's JSON name: each surface words them in
+// its own terms (a CLI flag, a JSON field), and programs read them from
+// Hints.
 type Error struct {
 	Code    string
 	Message string
 	Err     error // the underlying cause, if any; never shown as the message
 }
 
-func (e *Error) Error() string { return e.Message }
+func (e *Error) Error() string { return Render(e, FieldTerms) }
 func (e *Error) Unwrap() error { return e.Err }
+
+// Hint is a request field a message names, and the value that would do
+// ("" when any).
+type Hint struct {
+	Field string `json:"field"`
+	Value string `json:"value,omitempty"`
+}
+
+// Terms words a hint in a surface's terms.
+type Terms func(h Hint) string
+
+// FieldTerms words hints as JSON fields: mode "lexical", redact true.
+func FieldTerms(h Hint) string {
+	switch h.Value {
+	case "":
+		return h.Field
+	case "true":
+		return h.Field + " true"
+	}
+	return fmt.Sprintf("%s %q", h.Field, h.Value)
+}
+
+var hintRE = regexp.MustCompile(`\{\{([a-z_]+)(?:=([^{}]*))?\}\}`)
+
+// Render is err's message with its hints worded by terms.
+func Render(err error, terms Terms) string {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	return hintRE.ReplaceAllStringFunc(e.Message, func(m string) string {
+		sub := hintRE.FindStringSubmatch(m)
+		return terms(Hint{Field: sub[1], Value: sub[2]})
+	})
+}
+
+// Hints lists the request fields err's message names.
+func Hints(err error) []Hint {
+	var e *Error
+	if !errors.As(err, &e) {
+		return nil
+	}
+	var out []Hint
+	for _, sub := range hintRE.FindAllStringSubmatch(e.Message, -1) {
+		out = append(out, Hint{Field: sub[1], Value: sub[2]})
+	}
+	return out
+}
+
+// Prefix puts what err is about before its message, keeping its code and
+// hints.
+func Prefix(where string, err error) error {
+	return &Error{Code: ErrorCode(err), Message: where + ": " + rawMessage(err), Err: err}
+}
 
 // Errorf returns an *Error with the given code and formatted message.
 func Errorf(code, format string, args ...any) *Error {
@@ -51,11 +111,15 @@ func ErrorCode(err error) string {
 	}
 }
 
-// ErrorMessage returns the human message of err.
-func ErrorMessage(err error) string {
+// ErrorMessage returns the human message of err, hints worded as JSON
+// fields (see Render for other terms).
+func ErrorMessage(err error) string { return Render(err, FieldTerms) }
+
+// rawMessage is err's message with its hints unworded, for composing.
+func rawMessage(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Message
 	}
-	return err.Error()
+	return strings.ReplaceAll(err.Error(), "{{", "{ {")
 }

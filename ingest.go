@@ -65,7 +65,7 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 		case err != nil && ErrorCode(err) != EINVALID:
 			return res, err
 		case err != nil:
-			problems = append(problems, f.URI+": "+ErrorMessage(err))
+			problems = append(problems, f.URI+": "+rawMessage(err))
 		case p == nil:
 			res.Unchanged++
 		default:
@@ -157,7 +157,7 @@ func (e *Engine) planFile(ctx context.Context, f SourceFile, o IngestOptions) (*
 			Tags: o.Tags, Sensitivity: o.Sensitivity,
 			Source: &Source{URI: f.URI, LineStart: c.LineStart, LineEnd: c.LineEnd, Parent: doc.ID, Chunk: c.Index}}
 		if err := prepare(r, WriteOptions{Redact: o.Redact}); err != nil {
-			return nil, Invalid("lines %d-%d: %s", c.LineStart, c.LineEnd, ErrorMessage(err))
+			return nil, Invalid("lines %d-%d: %s", c.LineStart, c.LineEnd, rawMessage(err))
 		}
 		p.chunks[i] = r
 	}

@@ -20,7 +20,7 @@ func DecodeLines(data []byte) (recs []*Record, lines []int, err error) {
 		}
 		r := new(Record)
 		if err := DecodeStrict(sc.Bytes(), r); err != nil {
-			return nil, nil, Invalid("line %d: %s", n, ErrorMessage(err))
+			return nil, nil, Invalid("line %d: %s", n, rawMessage(err))
 		}
 		recs, lines = append(recs, r), append(lines, n)
 	}

@@ -111,7 +111,7 @@ func (q *Query) check() error {
 		return Invalid("k %d is out of range: use 1 to %d", q.K, MaxK)
 	}
 	if err := ValidateText(q.Text); err != nil {
-		return Invalid("query: %s", ErrorMessage(err))
+		return Invalid("query: %s", rawMessage(err))
 	}
 	switch q.Mode {
 	case "":
@@ -238,7 +238,7 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 		if e.embedderErr != nil {
 			return nil, e.embedderUnavailable()
 		}
-		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use --mode lexical")
+		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use {{mode=lexical}}")
 	}
 	info := e.embedder.Info()
 	home, ok, err := e.store.HomeEmbedder(ctx)

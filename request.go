@@ -57,7 +57,7 @@ func (h *HyDERequest) UnmarshalJSON(data []byte) error {
 	}
 	h.Hypothesis = &Hypothesis{}
 	if err := DecodeStrict(data, h.Hypothesis); err != nil {
-		return Invalid("hyde: %s (or send true to have one generated)", ErrorMessage(err))
+		return Invalid("hyde: %s (or send true to have one generated)", rawMessage(err))
 	}
 	return h.Hypothesis.Check()
 }

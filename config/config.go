@@ -138,7 +138,7 @@ func ReadFile(home string) (File, error) {
 		return f, mneme.Invalid("cannot read %s: %v", path, err)
 	}
 	if err := mneme.DecodeStrict(data, &f); err != nil {
-		return f, mneme.Invalid("%s: %s", path, mneme.ErrorMessage(err))
+		return f, mneme.Prefix(path, err)
 	}
 	return f, nil
 }

@@ -33,8 +33,9 @@ type errorBody struct {
 }
 
 type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string       `json:"code"`
+	Message string       `json:"message"`
+	Hints   []mneme.Hint `json:"hints,omitempty"` // the request fields the message names
 }
 
 func forbidden(format string, args ...any) error { return mneme.Errorf(EFORBIDDEN, format, args...) }
@@ -56,11 +57,11 @@ func fail(w http.ResponseWriter, r *http.Request, err error) {
 			info.err = msg // store and I/O failures, which name no memory content
 		}
 	}
-	writeError(w, status, code, msg)
+	reply(w, status, errorBody{errorDetail{code, msg, mneme.Hints(err)}})
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {
-	reply(w, status, errorBody{errorDetail{code, msg}})
+	reply(w, status, errorBody{errorDetail{Code: code, Message: msg}})
 }
 
 // reply writes v as one line of JSON, as the CLI prints it.
@@ -142,9 +143,7 @@ func at(field string, i int, err error) error {
 }
 
 // prefixed puts what err is about before its message, keeping its code.
-func prefixed(where string, err error) error {
-	return &mneme.Error{Code: mneme.ErrorCode(err), Message: where + ": " + mneme.ErrorMessage(err), Err: err}
-}
+func prefixed(where string, err error) error { return mneme.Prefix(where, err) }
 
 func size(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {

@@ -147,8 +147,9 @@ func (e *env) wantError(res response, status int, code string, parts ...string) 
 	e.t.Helper()
 	var body struct {
 		Error struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
+			Code    string       `json:"code"`
+			Message string       `json:"message"`
+			Hints   []mneme.Hint `json:"hints,omitempty"`
 		} `json:"error"`
 	}
 	e.want(res, status, &body)

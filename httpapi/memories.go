@@ -75,7 +75,7 @@ func (s *server) forget(w http.ResponseWriter, r *http.Request) error {
 	req := mneme.ForgetRequest{IDs: body.IDs, DryRun: body.DryRun}
 	if body.Filter != nil {
 		if err := mneme.DecodeStrict(body.Filter, &req.ForgetFilter); err != nil {
-			return mneme.Invalid("filter: %s", mneme.ErrorMessage(err))
+			return mneme.Prefix("filter", err)
 		}
 	}
 	return s.forgetting(w, r, req)

@@ -126,7 +126,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"RecallRequest": mneme.RecallRequest{}, "Hypothesis": mneme.Hypothesis{}, "Result": mneme.Result{},
 		"RecallResponse": mneme.RecallResponse{}, "Hit": mneme.Hit{}, "Explain": mneme.Explain{}, "RerankExplain": mneme.RerankExplain{},
 		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "Patch": mneme.Patch{},
-		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{},
+		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
 	}
 	for name, v := range httpapi.BodyTypes {
 		types[name] = v

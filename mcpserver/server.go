@@ -80,14 +80,8 @@ func fail(err error) error {
 	if err == nil {
 		return nil
 	}
-	return errors.New(mneme.ErrorCode(err) + ": " + flagRE.ReplaceAllStringFunc(mneme.ErrorMessage(err), param))
+	return errors.New(mneme.ErrorCode(err) + ": " + mneme.ErrorMessage(err))
 }
-
-// The engine's messages name CLI flags (--mode lexical); over MCP the
-// parameter has the flag's name, with underscores.
-var flagRE = regexp.MustCompile(`--[a-z][a-z-]*`)
-
-func param(flag string) string { return strings.ReplaceAll(flag[2:], "-", "_") }
 
 var propertyRE = regexp.MustCompile(`validating /properties/([a-z_]+): `)
 

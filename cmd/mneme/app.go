@@ -90,9 +90,13 @@ func (a *app) fail(err error) int {
 	if err == nil {
 		return 0
 	}
-	code, msg := mneme.ErrorCode(err), mneme.ErrorMessage(err)
+	code, msg := mneme.ErrorCode(err), mneme.Render(err, flagTerms)
 	if a.json {
-		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": msg}})
+		detail := map[string]any{"code": code, "message": msg}
+		if hints := mneme.Hints(err); hints != nil {
+			detail["hints"] = hints
+		}
+		b, _ := json.Marshal(map[string]any{"error": detail})
 		fmt.Fprintln(a.stderr, string(b))
 	} else {
 		fmt.Fprintf(a.stderr, "mneme %s: %s\n", a.name, msg)
@@ -101,6 +105,21 @@ func (a *app) fail(err error) int {
 		return 2
 	}
 	return 1
+}
+
+// flagTerms words an error's hints as the flags that set those fields.
+func flagTerms(h mneme.Hint) string {
+	name, ok := map[string]string{"occurred_at": "at", "session_id": "session", "run_id": "run"}[h.Field]
+	if !ok {
+		name = strings.ReplaceAll(h.Field, "_", "-")
+	}
+	switch h.Value {
+	case "true":
+		return "--" + name
+	case "":
+		return "--" + name + " " + strings.ToUpper(name)
+	}
+	return "--" + name + " " + h.Value
 }
 
 // flags returns the subcommand's flag set with the common flags on it.

@@ -44,7 +44,7 @@ func runEmbed(a *app, args []string) error {
 		sc.Buffer(nil, mneme.MaxTextBytes+1)
 		for line := 1; sc.Scan(); line++ {
 			if err := mneme.ValidateText(sc.Text()); err != nil {
-				return mneme.Invalid("line %d: %s", line, mneme.ErrorMessage(err))
+				return mneme.Prefix(fmt.Sprintf("line %d", line), err)
 			}
 			texts = append(texts, sc.Text())
 		}

@@ -41,7 +41,7 @@ func runImport(a *app, args []string) error {
 	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact})
 	var be *mneme.BatchError
 	if errors.As(err, &be) {
-		return mneme.Invalid("line %d: %s", lines[be.Index], mneme.ErrorMessage(be.Err))
+		return mneme.Prefix(fmt.Sprintf("line %d", lines[be.Index]), be.Err)
 	}
 	if err != nil {
 		return err

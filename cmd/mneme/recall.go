@@ -104,7 +104,7 @@ func atLine(err error, batch bool, i int) error {
 	if !batch {
 		return err
 	}
-	return &mneme.Error{Code: mneme.ErrorCode(err), Message: fmt.Sprintf("line %d: %s", i+1, mneme.ErrorMessage(err)), Err: err}
+	return mneme.Prefix(fmt.Sprintf("line %d", i+1), err)
 }
 
 // readRequests reads one request object, or one per non-blank line.
@@ -126,7 +126,7 @@ func (a *app) readRequests(path string, batch bool) ([]mneme.RecallRequest, erro
 		}
 		var r mneme.RecallRequest
 		if err := mneme.DecodeStrict(sc.Bytes(), &r); err != nil {
-			return nil, mneme.Invalid("line %d: %s", line, mneme.ErrorMessage(err))
+			return nil, mneme.Prefix(fmt.Sprintf("line %d", line), err)
 		}
 		reqs = append(reqs, r)
 	}
