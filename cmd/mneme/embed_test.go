@@ -80,3 +80,22 @@ func TestEmbedderErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeEmbedder: a home written with --embedder hash is usable without
+// the flag; a flag, the environment or config.json still choose first.
+func TestHomeEmbedder(t *testing.T) {
+	home := t.TempDir()
+	env := []string{"MNEME_EMBEDDER="}
+	ok(t, home, "remember", "alpha beta gamma", "--embedder", "hash")
+	if r := mnemeEnv(t, home, "", env, "remember", "delta epsilon", "--json"); r.code != 0 {
+		t.Fatalf("remember without the flag: %+v", r)
+	}
+	r := mnemeEnv(t, home, "", env, "recall", "alpha", "--mode", "vector", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, "alpha beta gamma") {
+		t.Fatalf("vector recall without the flag: %+v", r)
+	}
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"hash","dim":32}}`), 0o600)
+	if r := mnemeEnv(t, home, "", env, "remember", "eta theta", "--json"); r.code != 1 || !strings.Contains(r.stderr, "ECONFLICT") {
+		t.Fatalf("config.json chooses before the home: %+v", r)
+	}
+}

@@ -1,0 +1,284 @@
+package main_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// args are a request in JSON field terms, as HTTP and MCP take it.
+type args = map[string]any
+
+// surface runs one use case (remember, recall, get, list, forget, stats)
+// and returns its result as JSON, or the error's code.
+type surface interface {
+	do(t *testing.T, op string, in args) (out any, code string)
+}
+
+// TestSurfaceParity runs the same requests through the CLI, `mneme serve`
+// and `mneme mcp`, each over its own home, and wants the same results and
+// the same refusals from all three.
+func TestSurfaceParity(t *testing.T) {
+	t.Setenv("MNEME_EMBEDDER", "hash")
+	surfaces := map[string]surface{"cli": &cliSurface{home: t.TempDir()}, "http": &httpSurface{serve(t, t.TempDir())}, "mcp": newMCPSurface(t)}
+	ids := map[string]map[string]string{} // surface -> name -> id
+	for name := range surfaces {
+		ids[name] = map[string]string{}
+	}
+	steps := []struct {
+		op, save string
+		in       func(ids map[string]string) args
+		code     string
+	}{
+		{"remember", "A", fixed(args{"text": "Deploys go out on Tuesdays after the freeze.", "project": "shop", "tags": []string{"deploy"},
+			"title": "Deploy day", "kind": "decision", "meta": args{"by": "ada"}}), ""},
+		{"remember", "B", fixed(args{"text": "The staging database runs Postgres 17.", "project": "shop", "tags": []string{"db"}, "key": "staging-db"}), ""},
+		{"remember", "", fixed(args{"text": "Blog posts are reviewed by two editors.", "project": "blog", "tags": []string{"editorial"}}), ""},
+		{"remember", "", fixed(args{"text": "Deploys go out on Tuesdays after the freeze.", "project": "shop", "tags": []string{"release"}}), ""}, // keeps title, kind, meta
+		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 3}), ""},
+		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
+		{"list", "", fixed(args{"project": "shop"}), ""},
+		{"stats", "", fixed(args{}), ""},
+		{"forget", "", fixed(args{"project": "shop", "kinds": []string{"decision"}, "dry_run": true}), ""},
+		{"forget", "", func(ids map[string]string) args { return args{"ids": []string{ids["B"], ids["B"]}} }, ""},
+		{"list", "", fixed(args{"project": "shop"}), ""},
+		// Refusals.
+		{"remember", "", fixed(args{"text": " "}), "EINVALID"},
+		{"remember", "", fixed(args{"text": "the deploy key is AKIAIOSFODNN7EXAMPLE"}), "EINVALID"},
+		{"remember", "", fixed(args{"text": "x", "type": "opinion"}), "EINVALID"},
+		{"recall", "", fixed(args{"query": "deploys", "project": "Not A Project"}), "EINVALID"},
+		{"get", "", fixed(args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}), "ENOTFOUND"},
+		{"get", "", fixed(args{"id": "nope"}), "EINVALID"},
+		{"forget", "", fixed(args{}), "EINVALID"},
+		{"forget", "", fixed(args{"ids": []string{"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}}), "ENOTFOUND"},
+	}
+	for i, st := range steps {
+		results := map[string]string{}
+		for name, s := range surfaces {
+			out, code := s.do(t, st.op, st.in(ids[name]))
+			if code != st.code {
+				t.Fatalf("step %d %s %v on %s: code %q, want %q (%v)", i, st.op, st.in(ids[name]), name, code, st.code, out)
+			}
+			if st.save != "" {
+				ids[name][st.save] = out.(map[string]any)["id"].(string)
+			}
+			results[name] = code // a refusal: the same code (each surface words its message)
+			if code == "" {
+				results[name] = normalise(t, st.op, out, ids[name])
+			}
+		}
+		if results["cli"] != results["http"] || results["cli"] != results["mcp"] {
+			t.Errorf("step %d %s differs:\ncli  %s\nhttp %s\nmcp  %s", i, st.op, results["cli"], results["http"], results["mcp"])
+		}
+	}
+}
+
+func fixed(a args) func(map[string]string) args { return func(map[string]string) args { return a } }
+
+// normalise keeps what must agree across surfaces: ids as their names,
+// no server times, scores to four places.
+func normalise(t *testing.T, op string, out any, ids map[string]string) string {
+	names := map[string]string{}
+	for name, id := range ids {
+		names[id] = name
+	}
+	var keep func(v any) any
+	keep = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			m := map[string]any{}
+			for k, x := range v {
+				switch k {
+				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "explain", "next_cursor", "links":
+					continue
+				case "id":
+					if s, _ := x.(string); names[s] != "" {
+						x = names[s]
+					} else {
+						x = "?"
+					}
+				}
+				m[k] = keep(x)
+			}
+			return m
+		case []any:
+			for i := range v {
+				v[i] = keep(v[i])
+			}
+			return v
+		case string:
+			if names[v] != "" {
+				return names[v]
+			}
+		case float64:
+			return math.Round(v*1e4) / 1e4
+		}
+		return v
+	}
+	if fields := parityFields[op]; fields != nil {
+		if m, ok := out.(map[string]any); ok {
+			shared := args{}
+			for _, f := range fields {
+				if v := m[f]; v != nil && v != false { // omitted or false: the same
+					shared[f] = v
+				}
+			}
+			out = shared
+		}
+	}
+	b, _ := json.Marshal(keep(out))
+	return string(b)
+}
+
+// cliSurface runs the binary with --json.
+type cliSurface struct{ home string }
+
+func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
+	argv := []string{op}
+	for _, k := range []string{"query", "id"} {
+		if v, ok := in[k].(string); ok {
+			argv = append(argv, v)
+		}
+	}
+	if ids, ok := in["ids"].([]string); ok {
+		argv = append(argv, ids...)
+	}
+	for k, v := range in {
+		flag := "--" + strings.ReplaceAll(k, "_", "-")
+		switch k {
+		case "text", "query", "id", "ids":
+		case "kinds":
+			argv = append(argv, "--kind", strings.Join(v.([]string), ","))
+		case "meta":
+			for mk, mv := range v.(args) {
+				argv = append(argv, "--meta", fmt.Sprintf("%s=%v", mk, mv))
+			}
+		case "dry_run":
+			argv = append(argv, flag)
+		default:
+			if list, ok := v.([]string); ok {
+				v = strings.Join(list, ",")
+			}
+			argv = append(argv, flag, fmt.Sprint(v))
+		}
+	}
+	argv = append(argv, "--json")
+	if text, ok := in["text"].(string); ok {
+		argv = append(argv, "--", text) // after --, everything is text
+	}
+	r := mneme(t, c.home, "", argv...)
+	if r.code != 0 {
+		var e struct{ Error struct{ Code string } }
+		json.Unmarshal([]byte(r.stderr), &e)
+		return r.stderr, e.Error.Code
+	}
+	var out any
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("mneme %v: %v: %s", argv, err, r.stdout)
+	}
+	return out, ""
+}
+
+// httpSurface calls `mneme serve`.
+type httpSurface struct{ s *served }
+
+func (h *httpSurface) do(t *testing.T, op string, in args) (any, string) {
+	body, _ := json.Marshal(in)
+	method, path := "POST", "/v1/"+op
+	switch op {
+	case "remember":
+		path = "/v1/memories"
+	case "get":
+		method, path, body = "GET", "/v1/memories/"+url.PathEscape(in["id"].(string)), nil
+	case "list":
+		method, path, body = "GET", "/v1/memories?project="+url.QueryEscape(in["project"].(string)), nil
+	case "stats":
+		method, body = "GET", nil
+	case "forget":
+		req := args{}
+		filter := args{}
+		for k, v := range in {
+			switch k {
+			case "ids", "dry_run":
+				req[k] = v
+			default:
+				filter[k] = v
+			}
+		}
+		if len(filter) > 0 {
+			req["filter"] = filter
+		}
+		body, _ = json.Marshal(req)
+	}
+	var out any
+	status := httpJSON(t, method, h.s.url+path, string(body), &out)
+	if status >= 300 {
+		code, _ := out.(map[string]any)["error"].(map[string]any)["code"].(string)
+		return out, code
+	}
+	return out, ""
+}
+
+// mcpSurface calls `mneme mcp` through the Go SDK's client.
+type mcpSurface struct{ session *mcp.ClientSession }
+
+func newMCPSurface(t *testing.T) *mcpSurface {
+	cmd := exec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "MNEME_HOME="+t.TempDir())
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "parity", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return &mcpSurface{session}
+}
+
+func (m *mcpSurface) do(t *testing.T, op string, in args) (any, string) {
+	ctx := context.Background()
+	if op == "stats" { // a resource over MCP: the projects and their counts
+		res, err := m.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "mneme://projects"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var projects struct{ Projects []any }
+		json.Unmarshal([]byte(res.Contents[0].Text), &projects)
+		return statsOf(projects.Projects), ""
+	}
+	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: op, Arguments: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		code, _ := res.Meta["code"].(string)
+		return res.Content, code
+	}
+	var out any
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &out)
+	if op == "recall" { // the shared fields of a recall
+		o := out.(map[string]any)
+		return args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"]}, ""
+	}
+	return out, ""
+}
+
+// statsOf rebuilds the Stats JSON from the projects resource.
+func statsOf(projects []any) args {
+	total := 0.0
+	for _, p := range projects {
+		total += p.(map[string]any)["total"].(float64)
+	}
+	return args{"total": total, "projects": projects}
+}
+
+// parityFields are the fields of a stats or recall answer the surfaces
+// share; the CLI and HTTP carry more (store-wide counters, explanations).
+var parityFields = map[string][]string{"stats": {"total", "projects"}, "recall": {"hits", "mode", "degraded"}}

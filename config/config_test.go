@@ -1,0 +1,104 @@
+package config_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/embed/hash"
+)
+
+func env(vars map[string]string) func(string) string { return func(k string) string { return vars[k] } }
+
+func TestPrecedence(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"store":"sqlite","embedder":{"provider":"ollama","model":"m","dim":8},"model_dir":"/from/file"}`), 0o600)
+	for _, c := range []struct {
+		name          string
+		flag          string
+		vars          map[string]string
+		embedder, dir string
+	}{
+		{"file", "", nil, "ollama", "/from/file"},
+		{"environment over file", "", map[string]string{"MNEME_EMBEDDER": "hash", "MNEME_MODEL_DIR": "/from/env"}, "hash", "/from/env"},
+		{"flag over environment", "none", map[string]string{"MNEME_EMBEDDER": "hash"}, "none", "/from/file"},
+	} {
+		vars := map[string]string{"MNEME_HOME": home}
+		for k, v := range c.vars {
+			vars[k] = v
+		}
+		cfg, err := config.Load(config.Options{Embedder: c.flag, Getenv: env(vars)})
+		if err != nil || cfg.Home != home || cfg.Embedder.Provider != c.embedder || cfg.ModelDir != c.dir || cfg.Store != "sqlite" {
+			t.Errorf("%s: %+v, %v", c.name, cfg, err)
+		}
+	}
+	// Without a choice, the home's own embedder, else minilm.
+	cfg, err := config.Load(config.Options{Home: t.TempDir()})
+	if err != nil || cfg.Embedder.Provider != "" {
+		t.Fatalf("nothing chosen: %+v, %v", cfg, err)
+	}
+	eng, err := cfg.Open(context.Background(), config.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	em, _ := hash.New(48)
+	if err := eng.Store().SetHomeEmbedder(context.Background(), em.Info()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := cfg.NewEmbedder(context.Background(), eng.Store())
+	if err != nil || got.Info() != em.Info() {
+		t.Fatalf("the home's embedder: %v, %v", got, err)
+	}
+}
+
+func TestBadConfig(t *testing.T) {
+	for _, c := range []struct {
+		name, file string
+		opts       config.Options
+		want       string
+	}{
+		{"unknown field", `{"embedder":{"provider":"hash"},"colour":1}`, config.Options{}, `unknown field "colour"`},
+		{"wrong type", `{"model_dir":3}`, config.Options{}, `"model_dir" must be a string`},
+		{"not JSON", `{`, config.Options{}, "invalid JSON"},
+		{"unknown store", ``, config.Options{Store: "mongo:x"}, `store "mongo" is not known: use one of`},
+		{"unknown embedder", ``, config.Options{Embedder: "word2vec"}, `embedder "word2vec" is not known`},
+	} {
+		home := t.TempDir()
+		if c.file != "" {
+			os.WriteFile(filepath.Join(home, config.FileName), []byte(c.file), 0o600)
+		}
+		c.opts.Home = home
+		cfg, err := config.Load(c.opts)
+		if err == nil {
+			var eng *mneme.Engine
+			eng, err = cfg.Open(context.Background(), config.Writes)
+			if err == nil {
+				eng.Close()
+			}
+		}
+		if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), c.want) {
+			t.Errorf("%s: %v, want EINVALID with %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestWriteFileRoundTrip(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "new")
+	f := config.File{Embedder: config.Embedder{Provider: "hash", Dim: 32}}
+	if err := config.WriteFile(home, f); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(home, config.FileName))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("config.json: %v, %v", st, err)
+	}
+	got, err := config.ReadFile(home)
+	if err != nil || got.Embedder != f.Embedder {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+}
