@@ -170,6 +170,23 @@ func WriteFile(home string, f File) error {
 	return nil
 }
 
+// Check validates the choices f makes: a known store scheme and embedder.
+func (f File) Check() error {
+	if f.Store != "" {
+		storesMu.RLock()
+		_, ok := stores[storeScheme(f.Store)]
+		storesMu.RUnlock()
+		if !ok {
+			return mneme.Invalid("store %q is not known: use sqlite", mneme.Clip(f.Store))
+		}
+	}
+	switch f.Embedder.Provider {
+	case "", "minilm", "hash", "ollama", "openai", "none":
+		return nil
+	}
+	return mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", mneme.Clip(f.Embedder.Provider))
+}
+
 // Getenv reads the process environment as Load was given it.
 func (c *Config) Getenv(key string) string { return c.getenv(key) }
 

@@ -19,6 +19,12 @@ func runDoctor(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
+	return a.report(a.diagnose())
+}
+
+// diagnose runs the checks of the home: configuration, database, the
+// store's own health (an optional role), embedder and vectors.
+func (a *app) diagnose() []check {
 	var checks []check
 	add := func(name string, ok bool, detail, fix string) {
 		checks = append(checks, check{Name: name, OK: ok, Detail: detail, Fix: fix})
@@ -26,21 +32,20 @@ func runDoctor(a *app, args []string) error {
 	c, err := a.config()
 	if err != nil {
 		add("config", false, mneme.ErrorMessage(err), "fix or remove config.json")
-		return a.report(checks)
+		return checks
 	}
-	home := c.Home
 	eng, err := a.open(config.Records)
 	if err != nil {
 		add("database", false, mneme.ErrorMessage(err), "choose a writable data directory with --home or MNEME_HOME")
-		return a.report(checks)
+		return checks
 	}
 	defer eng.Close()
 	st, err := eng.Stats(a.ctx)
 	if err != nil {
 		add("database", false, mneme.ErrorMessage(err), "")
-		return a.report(checks)
+		return checks
 	}
-	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", home, st.Total, len(st.Projects)), "")
+	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", c.Home, st.Total, len(st.Projects)), "")
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
 		states, err := hc.Health(a.ctx)
 		if err != nil {
@@ -49,7 +54,7 @@ func runDoctor(a *app, args []string) error {
 		checks = append(checks, states...)
 	}
 	a.checkEmbedder(c, eng, add)
-	return a.report(checks)
+	return checks
 }
 
 // checkEmbedder reports the configured embedder, whether it answers, and
