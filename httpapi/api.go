@@ -1,7 +1,7 @@
 // Package httpapi serves mneme over HTTP: the CLI's commands as JSON
 // routes under /v1/ with the same semantics and shapes (those live in the
 // mneme package), bearer-token scopes, Prometheus metrics and an OpenAPI
-// document.
+// document, behind a gate that keeps web pages from driving it (gate.go).
 package httpapi
 
 import (

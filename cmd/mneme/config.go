@@ -29,10 +29,14 @@ type config struct {
 }
 
 // serverConfig is `mneme serve`'s: bearer tokens scoped to projects and
-// read or write. Without tokens the server only binds to loopback.
+// read or write. Without tokens the server only binds to loopback. Besides
+// loopback names it answers allowed_hosts, and browsers may call it from
+// allowed_origins (httpapi.CheckHosts and CheckOrigins say what fits).
 type serverConfig struct {
-	Tokens       []access.Token `json:"tokens"`
-	MaxBodyBytes int64          `json:"max_body_bytes"`
+	Tokens         []access.Token `json:"tokens"`
+	MaxBodyBytes   int64          `json:"max_body_bytes"`
+	AllowedHosts   []string       `json:"allowed_hosts"`
+	AllowedOrigins []string       `json:"allowed_origins"`
 }
 
 // llmConfig names the language model that writes HyDE hypotheses; without

@@ -64,5 +64,14 @@ func (a *app) settings(c config, home string) map[string]any {
 	}
 	c = a.effective(c)
 	return map[string]any{"home": home, "embedder": c.Embedder, "model_dir": c.ModelDir,
-		"llm": c.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.Server.MaxBodyBytes}}
+		"llm": c.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.Server.MaxBodyBytes,
+			"allowed_hosts": orEmpty(c.Server.AllowedHosts), "allowed_origins": orEmpty(c.Server.AllowedOrigins)}}
+}
+
+// orEmpty shows a missing list as [] rather than null.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
