@@ -266,10 +266,10 @@ func parseOrigin(s string) (addr, error) {
 		return addr{}, fmt.Errorf("it is not scheme://host[:port] with scheme http or https")
 	}
 	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		return addr{}, fmt.Errorf("it has a path, query or fragment (%q): an origin is scheme://host[:port] only, like %s://%s", rest[i:], scheme, rest[:i])
+		return addr{}, fmt.Errorf("it has a path, query or fragment (%q)", rest[i:])
 	}
 	if strings.Contains(rest, "@") {
-		return addr{}, fmt.Errorf("it has user information (@): an origin is scheme://host[:port] only")
+		return addr{}, fmt.Errorf("it has user information (@)")
 	}
 	a, err := parseHost(rest, false)
 	if err != nil {
@@ -303,7 +303,15 @@ func CheckOrigins(origins []string) error {
 			return mneme.Invalid("%s[%d] %q is not allowed: list each origin, like https://app.example.com", originsField, i, o)
 		}
 		if _, err := parseOrigin(o); err != nil {
-			return mneme.Invalid("%s[%d] %q is not an origin: %v; write scheme://host[:port], like https://app.example.com or http://localhost:5173", originsField, i, o, err)
+			like := "https://app.example.com or http://localhost:5173"
+			if scheme, rest, ok := strings.Cut(o, "://"); ok {
+				if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+					if _, err := parseOrigin(scheme + "://" + rest[:j]); err == nil {
+						like = scheme + "://" + rest[:j]
+					}
+				}
+			}
+			return mneme.Invalid("%s[%d] %q is not an origin: %v; write scheme://host[:port] only, like %s", originsField, i, o, err, like)
 		}
 	}
 	return nil
