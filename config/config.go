@@ -48,10 +48,14 @@ type LLM struct {
 }
 
 // Server is `mneme serve`'s: bearer tokens scoped to projects and read or
-// write. Without tokens the server only binds to loopback.
+// write. Without tokens the server only binds to loopback. Besides
+// loopback names it answers allowed_hosts, and browsers may call it from
+// allowed_origins (httpapi.CheckHosts and CheckOrigins say what fits).
 type Server struct {
-	Tokens       []access.Token `json:"tokens"`
-	MaxBodyBytes int64          `json:"max_body_bytes"`
+	Tokens         []access.Token `json:"tokens"`
+	MaxBodyBytes   int64          `json:"max_body_bytes"`
+	AllowedHosts   []string       `json:"allowed_hosts"`
+	AllowedOrigins []string       `json:"allowed_origins"`
 }
 
 // Options are what the command line sets; nil Getenv reads nothing.
@@ -202,5 +206,14 @@ func (c *Config) Settings() map[string]any {
 		em.Provider = "minilm"
 	}
 	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "embedder": em, "model_dir": c.ModelDir,
-		"llm": c.File.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes}}
+		"llm": c.File.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes,
+			"allowed_hosts": orEmpty(c.File.Server.AllowedHosts), "allowed_origins": orEmpty(c.File.Server.AllowedOrigins)}}
+}
+
+// orEmpty shows a missing list as [] rather than null.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -1,7 +1,7 @@
 // Package httpapi serves mneme over HTTP: the CLI's commands as JSON
 // routes under /v1/ with the same semantics and shapes (those live in the
 // mneme package), bearer-token scopes, Prometheus metrics and an OpenAPI
-// document.
+// document, behind a gate that keeps web pages from driving it (gate.go).
 package httpapi
 
 import (
@@ -20,6 +20,14 @@ type Config struct {
 	Logger    *slog.Logger   // one line per request; nil: no logs
 	StoreSize func() int64   // bytes on disk, for /metrics; nil: not reported
 	Version   string
+
+	// AllowedHosts are the Host names answered besides loopback ones
+	// (localhost, 127.0.0.1, [::1]): a name or address on any port, or
+	// host:port. AllowedOrigins may call the server from a browser, with
+	// CORS: scheme://host[:port]. Both already checked (CheckHosts,
+	// CheckOrigins); see gate.go.
+	AllowedHosts   []string
+	AllowedOrigins []string
 }
 
 // DefaultMaxBody is the request body limit when Config.MaxBody is 0.
@@ -70,6 +78,7 @@ type server struct {
 	mux    *http.ServeMux
 	log    *slog.Logger
 	series *metrics
+	admit  func(http.ResponseWriter, *http.Request, string) bool // the gate's
 }
 
 // New returns the HTTP API over eng. It adds a recall observer to eng
@@ -82,6 +91,7 @@ func New(eng *mneme.Engine, cfg Config) http.Handler {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.admit = newGate(cfg.AllowedHosts, cfg.AllowedOrigins).admit
 	eng.Observe(mneme.Observer{Stage: s.series.observeStage})
 	for _, rt := range routes {
 		s.mux.Handle(rt.pattern, s.guard(rt.level, s.endpoint(rt.handle)))

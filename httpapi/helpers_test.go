@@ -71,8 +71,19 @@ type response struct {
 }
 
 // do sends body (a string or []byte as is, anything else as JSON) with the
-// token's secret, if a token is given.
+// token's secret, if a token is given, and Content-Type: application/json
+// when there is a body.
 func (e *env) do(method, path string, tok *access.Token, body any) response {
+	e.t.Helper()
+	var h map[string]string
+	if body != nil {
+		h = map[string]string{"Content-Type": "application/json"}
+	}
+	return e.send(method, path, tok, body, h)
+}
+
+// send is do with the given headers only; "Host" sets the request's Host.
+func (e *env) send(method, path string, tok *access.Token, body any, header map[string]string) response {
 	e.t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
@@ -94,6 +105,13 @@ func (e *env) do(method, path string, tok *access.Token, body any) response {
 	}
 	if tok != nil {
 		req.Header.Set("Authorization", "Bearer "+tok.Token)
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
 	}
 	resp, err := e.srv.Client().Do(req)
 	if err != nil {

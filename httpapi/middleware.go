@@ -22,7 +22,7 @@ func infoFrom(ctx context.Context) *reqInfo {
 	return info
 }
 
-// ServeHTTP routes r, answers the mux's own 404 and 405 in JSON, and
+// ServeHTTP passes r through the gate (gate.go), routes it, answers the mux's own 404 and 405 in JSON, and
 // records the request's metrics and log line under its route pattern (never
 // the raw path: ids would explode the label set).
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -42,6 +42,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler) // the connection cannot be trusted; net/http closes it quietly
 		}
 	}()
+	if !s.admit(rec, r, pattern) {
+		return
+	}
 	if pattern == "" {
 		s.unrouted(rec, r)
 		return

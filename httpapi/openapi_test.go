@@ -85,8 +85,10 @@ func TestOpenAPIOperations(t *testing.T) {
 				path = strings.Replace(path, "{id}", e.remember(&writer, mneme.RememberRequest{Text: "Target of " + op, Project: "demo"}), 1)
 			}
 			var body any
+			var header map[string]string
 			if rb, ok := spec["requestBody"].(object); ok {
-				for _, media := range rb["content"].(object) {
+				for ct, media := range rb["content"].(object) {
+					header = map[string]string{"Content-Type": ct}
 					body = media.(object)["example"]
 					if s, ok := body.(string); ok {
 						body = s // JSON Lines, sent as written
@@ -96,7 +98,7 @@ func TestOpenAPIOperations(t *testing.T) {
 					t.Fatal("request body without an example")
 				}
 			}
-			res := e.do(method, path, &writer, body)
+			res := e.send(method, path, &writer, body, header)
 			documented, ok := spec["responses"].(object)[fmt.Sprint(res.status)].(object)
 			if !ok || res.status/100 != 2 {
 				t.Fatalf("status %d is not a documented success: %s", res.status, res.body)

@@ -45,6 +45,12 @@ func runServe(a *app, args []string) error {
 	if err := checkExposure(*addr, len(tokens)); err != nil {
 		return err
 	}
+	if err := httpapi.CheckHosts(c.File.Server.AllowedHosts); err != nil {
+		return mneme.Invalid("config.json: %s", mneme.ErrorMessage(err))
+	}
+	if err := httpapi.CheckOrigins(c.File.Server.AllowedOrigins); err != nil {
+		return mneme.Invalid("config.json: %s", mneme.ErrorMessage(err))
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return mneme.Invalid("cannot listen on %s: %v", *addr, errors.Unwrap(err))
@@ -57,9 +63,15 @@ func runServe(a *app, args []string) error {
 	defer eng.Close()
 	home := c.Home
 	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
+	// httpapi's gate checks Host on every route, /mcp included, against the
+	// loopback names and the configured hosts; the SDK's own check (loopback
+	// names only) would refuse a configured host on /mcp.
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
 	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.File.Server.MaxBodyBytes, Logger: log, Version: version(),
-		StoreSize: func() int64 { return dirSize(home) },
-		MCP:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)})
+		StoreSize:    func() int64 { return dirSize(home) },
+		MCP:          mcpHandler,
+		AllowedHosts: append(boundHosts(*addr, ln.Addr()), c.File.Server.AllowedHosts...), AllowedOrigins: c.File.Server.AllowedOrigins})
 	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(a.ctx, os.Interrupt, syscall.SIGTERM)
@@ -109,6 +121,25 @@ func checkExposure(addr string, tokens int) error {
 		return nil
 	}
 	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", addr)
+}
+
+// boundHosts are the hosts a server bound to one address beyond loopback
+// (which takes tokens) answers besides the configured ones: that address,
+// as --addr names it and as it resolved.
+func boundHosts(addr string, bound net.Addr) []string {
+	host, _, _ := net.SplitHostPort(addr)
+	var out []string
+	for _, h := range []string{host, bound.(*net.TCPAddr).IP.String()} {
+		ip := net.ParseIP(h)
+		switch {
+		case h == "" || h == "localhost" || (ip != nil && (ip.IsUnspecified() || ip.IsLoopback())):
+		case ip != nil && ip.To4() == nil:
+			out = append(out, "["+ip.String()+"]")
+		default:
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // dirSize is the bytes of the data directory's files (database, WAL,

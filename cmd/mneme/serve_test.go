@@ -2,8 +2,11 @@ package main_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -12,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // served is a running `mneme serve` process.
@@ -132,5 +137,135 @@ func TestServeRefusesExposureWithoutTokens(t *testing.T) {
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"tokens":[{"name":"x","token":"short","access":"write"}]}}`), 0o600)
 	if r := mneme(t, home, "", "serve"); r.code != 2 || !strings.Contains(r.stderr, "shorter than 16 characters") {
 		t.Fatalf("weak token: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// httpDo sends a request with exactly the given headers ("Host" sets the
+// Host) and returns the status, the headers and the body.
+func httpDo(t testing.TB, method, url, body string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(data)
+}
+
+// TestServeRefusesCrossSite: what a web page can make a browser send to the
+// real `mneme serve` (a simple text/plain POST, a rebound Host, a foreign
+// Origin) is refused and logged; the configured host and origin are served.
+func TestServeRefusesCrossSite(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"allowed_hosts":["mneme.lan"],"allowed_origins":["https://app.example.com"]}}`), 0o600)
+	s := serve(t, home)
+	port := s.url[strings.LastIndexByte(s.url, ':')+1:]
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	mcpHeaders := func(kv ...string) map[string]string {
+		h := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+		for i := 0; i < len(kv); i += 2 {
+			h[kv[i]] = kv[i+1]
+		}
+		return h
+	}
+	for _, tc := range []struct {
+		name, method, path, body string
+		header                   map[string]string
+		status                   int
+		code                     string
+	}{
+		{"text/plain write", "POST", "/v1/memories", `{"text":"injected by a web page"}`, map[string]string{"Content-Type": "text/plain"}, 415, "EINVALID"},
+		{"foreign Host", "GET", "/v1/export", "", map[string]string{"Host": "evil.example:" + port}, 403, "EFORBIDDEN"},
+		{"foreign Origin", "POST", "/v1/memories", `{"text":"injected by a web page"}`, map[string]string{"Content-Type": "application/json", "Origin": "https://evil.example"}, 403, "EFORBIDDEN"},
+		{"foreign Origin on MCP", "POST", "/mcp", initialize, mcpHeaders("Origin", "https://evil.example"), 403, "EFORBIDDEN"},
+		{"foreign Host on MCP", "POST", "/mcp", initialize, mcpHeaders("Host", "evil.example:"+port), 403, "EFORBIDDEN"},
+		{"configured Host on MCP", "POST", "/mcp", initialize, mcpHeaders("Host", "mneme.lan:"+port), 200, ""},
+		{"configured Origin", "GET", "/v1/stats", "", map[string]string{"Origin": "https://app.example.com"}, 200, ""},
+		{"preflight", "OPTIONS", "/v1/memories", "", map[string]string{"Origin": "https://app.example.com", "Access-Control-Request-Method": "POST"}, 204, ""},
+	} {
+		status, header, body := httpDo(t, tc.method, s.url+tc.path, tc.body, tc.header)
+		if status != tc.status || (tc.code != "" && !strings.Contains(body, `"code":"`+tc.code+`"`)) {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, status, body, tc.status, tc.code)
+		}
+		if origin := tc.header["Origin"]; status < 400 && origin != "" && header.Get("Access-Control-Allow-Origin") != origin {
+			t.Errorf("%s: Access-Control-Allow-Origin %q", tc.name, header.Get("Access-Control-Allow-Origin"))
+		}
+	}
+	// The Go SDK's client (no Origin) works, and the settings resource shows
+	// the configured hosts and origins.
+	client := mcp.NewClient(&mcp.Implementation{Name: "serve-test", Version: "1"}, nil)
+	session, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: s.url + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mneme://settings"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Server struct {
+			AllowedHosts   []string `json:"allowed_hosts"`
+			AllowedOrigins []string `json:"allowed_origins"`
+		}
+	}
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &settings); err != nil || fmt.Sprint(settings.Server.AllowedHosts) != "[mneme.lan]" ||
+		fmt.Sprint(settings.Server.AllowedOrigins) != "[https://app.example.com]" {
+		t.Errorf("settings: %v %s", err, res.Contents[0].Text)
+	}
+	session.Close()
+	if out := ok(t, home, "export"); strings.Contains(out, "injected") {
+		t.Fatalf("a refused write was stored:\n%s", out)
+	}
+	s.stop(t)
+	if log := s.log.String(); !strings.Contains(log, `"route":"GET /v1/export","status":403`) || !strings.Contains(log, `"route":"POST /v1/memories","status":415`) {
+		t.Fatalf("refusals are not logged:\n%s", log)
+	}
+}
+
+// TestServeBoundAddress: bound to one address beyond loopback (with
+// tokens), the server answers that address as Host, and no other name.
+func TestServeBoundAddress(t *testing.T) {
+	var ip net.IP
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() && !n.IP.IsLinkLocalUnicast() {
+			ip = n.IP
+			break
+		}
+	}
+	if ip == nil {
+		t.Skip("no non-loopback IPv4 address to bind")
+	}
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"tokens":[{"name":"t","token":"bound-token-0123456789","access":"read"}]}}`), 0o600)
+	s := serve(t, home, "--addr", ip.String()+":0")
+	if status, _, body := httpDo(t, "GET", s.url+"/v1/health", "", nil); status != 200 {
+		t.Fatalf("health on the bound address: %d %s", status, body)
+	}
+	if status, _, _ := httpDo(t, "GET", s.url+"/v1/health", "", map[string]string{"Host": "evil.example"}); status != 403 {
+		t.Fatalf("foreign Host on the bound address: %d", status)
+	}
+}
+
+func TestServeRefusesBadOrigins(t *testing.T) {
+	for _, tc := range []struct{ config, want string }{
+		{`{"server":{"allowed_origins":["https://app.example.com/"]}}`, `server.allowed_origins[0] "https://app.example.com/" is not an origin`},
+		{`{"server":{"allowed_hosts":["https://mneme.lan"]}}`, `server.allowed_hosts[0] "https://mneme.lan" is not a host`},
+		{`{"server":{"allowed_hosts":"mneme.lan"}}`, `allowed_hosts`},
+	} {
+		home := t.TempDir()
+		os.WriteFile(filepath.Join(home, "config.json"), []byte(tc.config), 0o600)
+		if r := mneme(t, home, "", "serve"); r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: exit %d: %s", tc.config, r.code, r.stderr)
+		}
 	}
 }
