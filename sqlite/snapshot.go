@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mneme-ai/mneme/internal/mmap"
 )
@@ -34,9 +35,29 @@ type snapshotHeader struct {
 	tag   uint64
 }
 
+// staleTemp is how long a snapshot's temporary file goes unmodified before
+// it is taken for one a killed process left behind. A writer touches its
+// file at every megabyte and renames it within seconds.
+const staleTemp = 10 * time.Minute
+
+// sweepTemps removes the temporary snapshot files that processes killed
+// while writing one left in home (they are never renamed, and would stay).
+func sweepTemps(home string) {
+	for _, name := range []string{IndexFile, VectorFile} {
+		paths, _ := filepath.Glob(filepath.Join(home, name+".*"))
+		for _, p := range paths {
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTemp {
+				os.Remove(p)
+			}
+		}
+	}
+}
+
 // writeSnapshot writes h and payload to home/name atomically: a temporary
-// file renamed over the old one, so a reader sees one or the other.
+// file renamed over the old one, so a reader sees one or the other. It
+// first sweeps away temporary files a killed writer left.
 func writeSnapshot(home, name string, h snapshotHeader, payload io.WriterTo) (err error) {
+	sweepTemps(home)
 	tmp, err := os.CreateTemp(home, name+".*")
 	if err != nil {
 		return err
