@@ -46,6 +46,7 @@ func (f *Filter) Check() error {
 	if f.Since != nil && f.Until != nil && f.Since.After(*f.Until) {
 		return Invalid("since (%s) is after until (%s): swap them or widen the range", f.Since.Format(time.RFC3339), f.Until.Format(time.RFC3339))
 	}
+	f.Since, f.Until, f.Before = clampTime(f.Since), clampTime(f.Until), clampTime(f.Before)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package mneme
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,9 @@ func ParseDuration(s string) (time.Duration, error) {
 		i := strings.IndexAny(rest, "dw")
 		if i < 0 {
 			d, err := time.ParseDuration(rest)
+			if err == nil && d > 0 && total > math.MaxInt64-d {
+				return 0, Invalid("duration %q is too long: at most about 292 years", s)
+			}
 			return total + d, err
 		}
 		n, err := strconv.ParseFloat(rest[:i], 64)
@@ -40,6 +44,11 @@ func ParseDuration(s string) (time.Duration, error) {
 		unit := 24 * time.Hour
 		if rest[i] == 'w' {
 			unit *= 7
+		}
+		// Checked in floating point: a part or a sum past the largest
+		// duration would wrap around to a small or negative one.
+		if part := n * float64(unit); part >= math.MaxInt64-float64(total) {
+			return 0, Invalid("duration %q is too long: at most about 292 years", s)
 		}
 		total += time.Duration(n * float64(unit))
 		rest = rest[i+1:]

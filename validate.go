@@ -155,6 +155,9 @@ func validate(r *Record) error {
 	if err := validateSource(r.Source); err != nil {
 		return err
 	}
+	if err := checkTimes(r); err != nil {
+		return err
+	}
 	for _, l := range r.Links {
 		if !slices.Contains(linkTypes, l.Type) {
 			return Invalid("link type %q is not valid: use one of %s", l.Type, strings.Join(linkTypes, ", "))
