@@ -101,13 +101,15 @@ type crashRun struct {
 	counts map[string]int
 }
 
-func (c *crashRun) note(outcome string) {
+func (c *crashRun) note(outcome string) { c.add(outcome, 1) }
+
+func (c *crashRun) add(outcome string, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.counts == nil {
 		c.counts = map[string]int{}
 	}
-	c.counts[outcome]++
+	c.counts[outcome] += n
 }
 
 func (c *crashRun) summary() string {
@@ -609,7 +611,6 @@ func crashRemember(t *testing.T, c *crashRun) {
 			c.note("temporary snapshot left, swept")
 		}
 	}
-	c.note("remember acknowledged")
-	c.counts["remember acknowledged"] = len(acked)
-	c.counts["remember killed"] = len(unknown)
+	c.add("remember acknowledged", len(acked))
+	c.add("remember killed", len(unknown))
 }
