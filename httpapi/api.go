@@ -5,6 +5,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"io"
 	"log/slog"
 	"net/http"
 
@@ -98,7 +100,7 @@ func New(eng *mneme.Engine, cfg Config) http.Handler {
 	}
 	if cfg.MCP != nil {
 		for _, p := range mcpPatterns {
-			s.mux.Handle(p, s.guard(read, s.limit(cfg.MCP)))
+			s.mux.Handle(p, s.guard(read, s.limit(utf8Only(cfg.MCP))))
 		}
 	}
 	return s
@@ -111,6 +113,24 @@ func (s *server) endpoint(h func(*server, http.ResponseWriter, *http.Request) er
 			fail(w, r, err)
 		}
 	}))
+}
+
+// utf8Only refuses a body that is not valid UTF-8 (the MCP SDK's JSON
+// decoding would silently replace the bytes), as the API's own routes do.
+func utf8Only(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.ContentLength == 0 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		data, err := readBody(r)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // limit bounds the request body to Config.MaxBody.

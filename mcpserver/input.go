@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
@@ -98,6 +99,9 @@ func inputSchema(t reflect.Type) map[string]any {
 		p := typeSchema(sf.Type)
 		if d := sf.Tag.Get("jsonschema"); d != "" {
 			p["description"] = d
+		}
+		if m, err := strconv.Atoi(sf.Tag.Get("min")); err == nil {
+			p["minimum"] = m
 		}
 		if e := sf.Tag.Get("enum"); e != "" {
 			target := p

@@ -127,7 +127,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 // the time it took.
 func recallIDs(a *app, eng *mneme.Engine, m benchMode, text, project string, k int) ([]string, time.Duration, error) {
 	req := m.req
-	req.Query, req.Project, req.K = text, project, k
+	req.Query, req.Project, req.K = text, project, mneme.Count(k)
 	q, err := req.ToQuery(time.Now(), mneme.Internal)
 	if mneme.ErrorCode(err) == mneme.EINVALID { // a question of punctuation retrieves nothing
 		return nil, 0, nil

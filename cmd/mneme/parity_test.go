@@ -55,6 +55,7 @@ func TestSurfaceParity(t *testing.T) {
 		{"remember", "", fixed(args{"text": "the deploy key is AKIAIOSFODNN7EXAMPLE"}), "EINVALID"},
 		{"remember", "", fixed(args{"text": "x", "type": "opinion"}), "EINVALID"},
 		{"recall", "", fixed(args{"query": "deploys", "project": "Not A Project"}), "EINVALID"},
+		{"recall", "", fixed(args{"query": "deploys", "k": 0}), "EINVALID"}, // 0 is not "the default" anywhere
 		{"get", "", fixed(args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}), "ENOTFOUND"},
 		{"get", "", fixed(args{"id": "nope"}), "EINVALID"},
 		{"forget", "", fixed(args{}), "EINVALID"},

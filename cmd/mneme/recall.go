@@ -59,7 +59,7 @@ func runRecall(a *app, args []string) error {
 			return err
 		}
 		reqs = []mneme.RecallRequest{o.request(mneme.RecallRequest{Query: strings.Join(pos, " "), Project: f.Project,
-			Types: f.Types, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: *k,
+			Types: f.Types, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: mneme.Count(*k),
 			Explain: *explain, IncludeSuperseded: f.IncludeSuperseded})}
 	}
 	if err != nil {
