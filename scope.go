@@ -2,7 +2,9 @@ package mneme
 
 import (
 	"context"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -115,8 +117,9 @@ func scoped(ctx context.Context, f *Filter) error {
 
 // Clip bounds a value quoted in a message: a 1 MB project name must not
 // come back in a 1 MB error.
-func Clip(s string) string {
-	const max = 80
+func Clip(s string) string { return clipTo(s, 80) }
+
+func clipTo(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
@@ -125,4 +128,25 @@ func Clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+var (
+	quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	wordRE   = regexp.MustCompile(`\S{101,}`)
+)
+
+// ClipMessage bounds a message mneme did not write, which may quote the
+// caller's values whole (the flag package's, the MCP SDK's schema
+// validation): each quoted string and each long run without spaces is
+// clipped as Clip does, and the whole message to 512 bytes.
+func ClipMessage(msg string) string {
+	msg = quotedRE.ReplaceAllStringFunc(msg, func(q string) string {
+		s, err := strconv.Unquote(q)
+		if err != nil || len(s) <= 80 {
+			return q
+		}
+		return strconv.Quote(Clip(s))
+	})
+	msg = wordRE.ReplaceAllStringFunc(msg, Clip)
+	return clipTo(msg, 512)
 }

@@ -76,7 +76,7 @@ func (s *Store) List(ctx context.Context, f mneme.Filter, limit int, cursor stri
 	if cursor != "" {
 		after, err := base64.RawURLEncoding.DecodeString(cursor)
 		if err != nil || !mneme.ValidID(string(after)) {
-			return nil, "", mneme.Invalid("cursor %q is not one this store gave out: pass next_cursor from the previous page unchanged", cursor)
+			return nil, "", mneme.Invalid("cursor %q is not one this store gave out: pass next_cursor from the previous page unchanged", mneme.Clip(cursor))
 		}
 		cond += " AND r.id < ?"
 		args = append(args, string(after))

@@ -52,8 +52,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a.name = args[0]
 	cmd, ok := commands[a.name]
 	if !ok {
-		a.json = hasJSONFlag(args)
-		return a.fail(mneme.Invalid("unknown command %q: run `mneme help` for the list", a.name))
+		a.json, a.name = hasJSONFlag(args), ""
+		return a.fail(mneme.Invalid("unknown command %q: run `mneme help` for the list", mneme.Clip(args[0])))
 	}
 	err := cmd.run(a, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
@@ -95,7 +95,7 @@ func (a *app) fail(err error) int {
 		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": msg}})
 		fmt.Fprintln(a.stderr, string(b))
 	} else {
-		fmt.Fprintf(a.stderr, "mneme %s: %s\n", a.name, msg)
+		fmt.Fprintf(a.stderr, "%s: %s\n", strings.TrimSpace("mneme "+a.name), msg)
 	}
 	if code == mneme.EINVALID {
 		return 2
@@ -135,7 +135,7 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		if err != nil {
 			a.json = a.json || hasJSONFlag(args)
-			return nil, mneme.Invalid("%v: run `mneme %s -h` for the flags", err, a.name)
+			return nil, mneme.Invalid("%s: run `mneme %s -h` for the flags", flagError(err), a.name)
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
@@ -148,12 +148,24 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// flagError is the flag package's error with the values it quotes and an
+// unknown flag's name clipped, so a huge argument does not come back whole.
+func flagError(err error) string {
+	msg := mneme.ClipMessage(err.Error())
+	for _, prefix := range []string{"flag provided but not defined: ", "bad flag syntax: "} {
+		if name, ok := strings.CutPrefix(msg, prefix); ok {
+			return prefix + mneme.Clip(name)
+		}
+	}
+	return msg
+}
+
 // parseFlags parses a command that takes flags only: a stray argument
 // (a typo, a value without its flag) is an error, not silently ignored.
 func (a *app) parseFlags(fs *flag.FlagSet, args []string) error {
 	pos, err := a.parse(fs, args)
 	if err == nil && len(pos) > 0 {
-		err = mneme.Invalid("no arguments, only flags, but got %q: run `mneme %s -h` for the flags", pos[0], a.name)
+		err = mneme.Invalid("no arguments, only flags, but got %q: run `mneme %s -h` for the flags", mneme.Clip(pos[0]), a.name)
 	}
 	return err
 }

@@ -112,7 +112,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 		case "hybrid+expand":
 			r.Mode, r.Expand = mneme.Hybrid, max(r.Expand, 2)
 		default:
-			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", name)
+			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", mneme.Clip(name))
 		}
 		if !vectors && r.Mode != mneme.Lexical {
 			return nil, mneme.Invalid("mode %s needs an embedder: drop --embedder none, or measure --modes lexical", name)

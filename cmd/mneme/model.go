@@ -37,7 +37,7 @@ func runModel(a *app, args []string) error {
 	if len(args) == 0 {
 		return mneme.Invalid("a subcommand is needed: fetch (run `mneme model fetch -h` for its flags)")
 	}
-	return mneme.Invalid("unknown model subcommand %q: the subcommands are: fetch (run `mneme model fetch -h` for its flags)", args[0])
+	return mneme.Invalid("unknown model subcommand %q: the subcommands are: fetch (run `mneme model fetch -h` for its flags)", mneme.Clip(args[0]))
 }
 
 func runModelFetch(a *app, args []string) error {

@@ -47,7 +47,7 @@ func runServe(a *app, args []string) error {
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return mneme.Invalid("cannot listen on %s: %v", *addr, errors.Unwrap(err))
+		return mneme.Invalid("cannot listen on %s: %v", mneme.Clip(*addr), errors.Unwrap(err))
 	}
 	eng, srv, err := a.openServer()
 	if err != nil {
@@ -100,7 +100,7 @@ func writeDeadline(next http.Handler, d time.Duration) http.Handler {
 func checkExposure(addr string, tokens int) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return mneme.Invalid("--addr %q is not host:port, like 127.0.0.1:7077", addr)
+		return mneme.Invalid("--addr %q is not host:port, like 127.0.0.1:7077", mneme.Clip(addr))
 	}
 	if tokens > 0 {
 		return nil
@@ -108,7 +108,7 @@ func checkExposure(addr string, tokens int) error {
 	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
 		return nil
 	}
-	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", addr)
+	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", mneme.Clip(addr))
 }
 
 // dirSize is the bytes of the data directory's files (database, WAL,
