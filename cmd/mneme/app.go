@@ -38,6 +38,7 @@ type app struct {
 	home           string
 	embedder       string // --embedder, where the command takes it
 	cfg            *config.Config
+	warned         map[string]bool // the warnings given (warn)
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -95,7 +96,7 @@ func (a *app) fail(err error) int {
 		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": msg}})
 		fmt.Fprintln(a.stderr, string(b))
 	} else {
-		fmt.Fprintf(a.stderr, "%s: %s\n", strings.TrimSpace("mneme "+a.name), msg)
+		fmt.Fprintf(a.stderr, "%s: %s\n", strings.TrimSpace("mneme "+a.name), block(msg))
 	}
 	if code == mneme.EINVALID {
 		return 2

@@ -57,7 +57,7 @@ func runBench(a *app, args []string) error {
 		return mneme.InternalError(err, "create a temporary data directory")
 	}
 	if *keep {
-		fmt.Fprintln(a.stderr, "data directory:", a.home)
+		a.warn(WKEPT, "data directory: "+a.home)
 	} else {
 		defer os.RemoveAll(a.home)
 	}
