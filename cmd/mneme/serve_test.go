@@ -134,3 +134,37 @@ func TestServeRefusesExposureWithoutTokens(t *testing.T) {
 		t.Fatalf("weak token: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestServeRefusesBadTokens: a token configuration that would silently
+// change what a token may do stops the server at start (exit 2), naming the
+// tokens and never a secret.
+func TestServeRefusesBadTokens(t *testing.T) {
+	const secret = "0123456789abcdef-shared"
+	for _, c := range []struct {
+		name, tokens, want string
+	}{
+		{"same secret", `{"name":"admin","token":"` + secret + `","access":"write"},{"name":"ci","token":"` + secret + `","access":"read"}`,
+			`server tokens "admin" and "ci" have the same secret`},
+		{"path as project", `{"name":"ci","token":"` + secret + `","access":"read","projects":["../x"]}`,
+			`server token "ci": project "../x" is not a valid name`},
+		{"token and token_env", `{"name":"ci","token":"` + secret + `","token_env":"CI_TOKEN","access":"read"}`,
+			`server token "ci" sets both token and token_env`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"tokens":[`+c.tokens+`]}}`), 0o600)
+			env := []string{"CI_TOKEN=0123456789abcdef-env"}
+			r := mnemeEnv(t, home, "", env, "serve", "--addr", "127.0.0.1:0")
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "0123456789abcdef") {
+				t.Fatalf("exit %d, want 2 and %q without the secret: %s", r.code, c.want, r.stderr)
+			}
+			r = mnemeEnv(t, home, "", env, "serve", "--addr", "127.0.0.1:0", "--json")
+			e := decode[struct {
+				Error struct{ Code, Message string }
+			}](t, r.stderr).Error
+			if r.code != 2 || e.Code != "EINVALID" || !strings.Contains(e.Message, c.want) {
+				t.Fatalf("--json: exit %d: %s", r.code, r.stderr)
+			}
+		})
+	}
+}
