@@ -88,10 +88,16 @@ func (s Scope) mustOwnAll(what string) error {
 	return s.mustWrite(what)
 }
 
-// Stats is st as s may see it: a scope limited to projects sees only
-// theirs and their total (the store-wide counters of superseded, expired
-// and secret records and documents would tell about other projects).
+// Stats is st as s may see it: without clearance secret, the counts leave
+// out the secret records (st.SecretOnly); a scope limited to projects sees
+// only theirs and their total (the store-wide counters of superseded,
+// expired and secret records and documents would tell about other
+// projects).
 func (s Scope) Stats(st Stats) Stats {
+	if s.Allow(Secret) != Secret {
+		st = st.without(st.SecretOnly)
+	}
+	st.SecretOnly = nil
 	if len(s.Projects) == 0 {
 		return st
 	}
@@ -103,6 +109,35 @@ func (s Scope) Stats(st Stats) Stats {
 		}
 	}
 	return mine
+}
+
+// without is st less part, a part of its counts; a project or a type left
+// with none is dropped.
+func (st Stats) without(part *Stats) Stats {
+	if part == nil {
+		return st
+	}
+	out := Stats{Total: st.Total - part.Total, Superseded: st.Superseded - part.Superseded, Expired: st.Expired - part.Expired,
+		Secret: st.Secret - part.Secret, Documents: st.Documents - part.Documents, Projects: []ProjectStats{}}
+	less := make(map[string]ProjectStats, len(part.Projects))
+	for _, p := range part.Projects {
+		less[p.Project] = p
+	}
+	for _, p := range st.Projects {
+		l := less[p.Project]
+		if p.Total -= l.Total; p.Total <= 0 {
+			continue
+		}
+		types := make(map[string]int, len(p.Types))
+		for t, n := range p.Types {
+			if n -= l.Types[t]; n > 0 {
+				types[t] = n
+			}
+		}
+		p.Types = types
+		out.Projects = append(out.Projects, p)
+	}
+	return out
 }
 
 // scoped applies ctx's scope to f: its project resolved, its clearance

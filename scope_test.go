@@ -87,10 +87,14 @@ func TestScopeEnforced(t *testing.T) {
 			t.Errorf("%s: %v (code %q), want code %q with %q", c.name, err, mneme.ErrorCode(err), c.code, c.msg)
 		}
 	}
-	// Refused writes changed nothing, and a scoped caller sees its own counts.
+	// Refused writes changed nothing, and a scoped caller sees its own
+	// counts: the secret record only with clearance secret.
 	st, err := eng.Stats(reader)
-	if err != nil || st.Total != 2 || len(st.Projects) != 1 || st.Secret != 0 {
+	if err != nil || st.Total != 1 || len(st.Projects) != 1 || st.Secret != 0 {
 		t.Errorf("reader stats = %+v, %v", st, err)
+	}
+	if st, err := eng.Stats(cleared); err != nil || st.Total != 2 || len(st.Projects) != 1 {
+		t.Errorf("cleared stats = %+v, %v", st, err)
 	}
 	if st, _ := eng.Stats(context.Background()); st.Total != 3 {
 		t.Errorf("owner stats = %+v, want the 3 records untouched", st)
