@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/mcpserver"
 )
 
 // FileName is the configuration file inside the data directory.
@@ -48,10 +49,51 @@ type LLM struct {
 }
 
 // Server is `mneme serve`'s: bearer tokens scoped to projects and read or
-// write. Without tokens the server only binds to loopback.
+// write (without tokens the server only binds to loopback), the request
+// body limit, and the bounds of MCP sessions over HTTP.
 type Server struct {
 	Tokens       []access.Token `json:"tokens"`
 	MaxBodyBytes int64          `json:"max_body_bytes"`
+	// MCPSessionTimeout closes an MCP session idle this long, like "30m"
+	// (default mcpserver.DefaultSessionTimeout).
+	MCPSessionTimeout string `json:"mcp_session_timeout,omitempty"`
+	// MCPMaxSessions is the most MCP sessions open at once (default
+	// mcpserver.DefaultMaxSessions).
+	MCPMaxSessions int `json:"mcp_max_sessions,omitempty"`
+}
+
+// Serving is the server section checked, with the tokens' secrets read
+// and the defaults filled: what `mneme serve` runs with.
+type Serving struct {
+	Tokens       []access.Token // checked (access.Check)
+	MaxBodyBytes int64          // 0: the HTTP API's default
+	MCP          mcpserver.HTTPOptions
+}
+
+// Serving checks the server section: a mistake in it is an error at
+// start, never a silently different server.
+func (c *Config) Serving() (Serving, error) {
+	s := c.File.Server
+	tokens, err := access.Check(s.Tokens, c.getenv)
+	if err != nil {
+		return Serving{}, mneme.Invalid("%s: %v", FileName, err)
+	}
+	out := Serving{Tokens: tokens, MaxBodyBytes: s.MaxBodyBytes,
+		MCP: mcpserver.HTTPOptions{SessionTimeout: mcpserver.DefaultSessionTimeout, MaxSessions: mcpserver.DefaultMaxSessions}}
+	if s.MCPSessionTimeout != "" {
+		d, err := mneme.ParseDuration(s.MCPSessionTimeout)
+		if err != nil || d <= 0 {
+			return Serving{}, mneme.Invalid("%s: server.mcp_session_timeout %q is not a positive duration: use forms like 30m, 2h or 1d", FileName, mneme.Clip(s.MCPSessionTimeout))
+		}
+		out.MCP.SessionTimeout = d
+	}
+	switch {
+	case s.MCPMaxSessions < 0:
+		return Serving{}, mneme.Invalid("%s: server.mcp_max_sessions %d is negative: give the most MCP sessions open at once (default %d)", FileName, s.MCPMaxSessions, mcpserver.DefaultMaxSessions)
+	case s.MCPMaxSessions > 0:
+		out.MCP.MaxSessions = s.MCPMaxSessions
+	}
+	return out, nil
 }
 
 // Options are what the command line sets; nil Getenv reads nothing.
@@ -184,6 +226,10 @@ func (c *Config) Settings() map[string]any {
 	if em.Provider == "" {
 		em.Provider = "minilm"
 	}
+	server := map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes}
+	if s, err := c.Serving(); err == nil { // else mneme serve refused to start
+		server["mcp_session_timeout"], server["mcp_max_sessions"] = s.MCP.SessionTimeout.String(), s.MCP.MaxSessions
+	}
 	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "embedder": em, "model_dir": c.ModelDir,
-		"llm": c.File.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes}}
+		"llm": c.File.LLM, "server": server}
 }

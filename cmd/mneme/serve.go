@@ -12,11 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/httpapi"
-	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/mcpserver"
 )
 
 func init() {
@@ -38,10 +36,11 @@ func runServe(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	tokens, err := access.Check(c.File.Server.Tokens, a.getenv)
+	conf, err := c.Serving()
 	if err != nil {
-		return mneme.Invalid("config.json: %v", err)
+		return err
 	}
+	tokens := conf.Tokens
 	if err := checkExposure(*addr, len(tokens)); err != nil {
 		return err
 	}
@@ -57,16 +56,17 @@ func runServe(a *app, args []string) error {
 	defer eng.Close()
 	home := c.Home
 	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
-	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.File.Server.MaxBodyBytes, Logger: log, Version: version(),
+	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: conf.MaxBodyBytes, Logger: log, Version: version(),
 		StoreSize: func() int64 { return dirSize(home) },
-		MCP:       mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)})
+		MCP:       mcpserver.HTTPHandler(srv, conf.MCP)})
 	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(a.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens))
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens),
+		"mcp_session_timeout", conf.MCP.SessionTimeout.String(), "mcp_max_sessions", conf.MCP.MaxSessions)
 	select {
 	case err := <-served:
 		return mneme.InternalError(err, "serve")
