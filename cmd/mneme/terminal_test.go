@@ -70,3 +70,24 @@ func mnemeOK(t *testing.T, home, stdin string, args ...string) string {
 	}
 	return r.stdout
 }
+
+// TestDashText: text starting with - is stored after --, where every
+// argument is text; without it, the error says so.
+func TestDashText(t *testing.T) {
+	home := t.TempDir()
+	r := mneme(t, home, "", "remember", "- a bullet")
+	if r.code != 2 || !strings.Contains(r.stderr, `to store text that starts with -, put -- before it: mneme remember -- "- a bullet"`) {
+		t.Fatalf("without --: exit %d %q", r.code, r.stderr)
+	}
+	w := decode[writeJSON](t, ok(t, home, "remember", "--project", "notes", "--json", "--", "- a bullet", "--tags", "x"))
+	rec := decode[struct {
+		Text, Project string
+		Tags          []string
+	}](t, ok(t, home, "get", w.ID, "--json"))
+	if rec.Text != "- a bullet --tags x" || rec.Project != "notes" || len(rec.Tags) != 0 {
+		t.Fatalf("after --: %+v", rec)
+	}
+	if out := ok(t, home, "recall", "--mode", "lexical", "--", "- bullet"); !strings.Contains(out, "- a bullet") {
+		t.Fatalf("recall after --: %q", out)
+	}
+}
