@@ -246,10 +246,18 @@ func (e *Engine) Prune(ctx context.Context) (int, error) {
 	return e.store.DeleteExpired(ctx, e.now().UTC())
 }
 
-// Stats counts the records the caller's scope covers.
+// Stats counts the records the caller's scope covers, the secret ones only
+// for a scope with clearance secret.
 func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	st, err := e.store.Stats(ctx, e.now().UTC())
-	return ScopeFrom(ctx).Stats(st), err
+	if err != nil {
+		return Stats{}, err
+	}
+	sc := ScopeFrom(ctx)
+	if sc.Allow(Secret) != Secret && st.Secret > 0 && st.SecretOnly == nil {
+		return Stats{}, Errorf(EINTERNAL, "the store does not count its secret records apart (Stats.SecretOnly), so it cannot count what token %q may see", sc.Name)
+	}
+	return sc.Stats(st), nil
 }
 
 // Now is the Engine's clock: surfaces use it for times they compute

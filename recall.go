@@ -118,14 +118,14 @@ func (q *Query) check() error {
 		q.Mode = Hybrid
 	case Hybrid, Vector, Lexical:
 	default:
-		return Invalid("mode %q is not one of hybrid, vector, lexical", q.Mode)
+		return Invalid("mode %q is not one of hybrid, vector, lexical", Clip(string(q.Mode)))
 	}
 	switch q.Fusion {
 	case "":
 		q.Fusion = DefaultFusion
 	case Weighted, RRF:
 	default:
-		return Invalid("fusion %q is not one of weighted, rrf", q.Fusion)
+		return Invalid("fusion %q is not one of weighted, rrf", Clip(string(q.Fusion)))
 	}
 	if q.Alpha == 0 {
 		q.Alpha = DefaultAlpha
@@ -166,7 +166,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	}
 	terms := textnorm.Terms(q.Text)
 	if len(terms) == 0 {
-		return nil, Invalid("query %q has no words to search for", q.Text)
+		return nil, Invalid("query %q has no words to search for", Clip(q.Text))
 	}
 	res := &Result{Mode: q.Mode}
 	cq := CandidateQuery{Terms: terms, Filter: q.Filter, K: q.K}

@@ -121,7 +121,7 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	if r.HalfLife != "" {
 		d, err := ParseDuration(r.HalfLife)
 		if err != nil || d <= 0 {
-			return q, Invalid("half_life %q is not a positive duration: use forms like 30d, 2w or 72h", r.HalfLife)
+			return q, Invalid("half_life %q is not a positive duration: use forms like 30d, 2w or 72h", Clip(r.HalfLife))
 		}
 		q.HalfLife = d
 	}
@@ -169,19 +169,19 @@ func explainJSON(err error, v any) error {
 	case errors.As(err, &ours): // from a field's own decoder: already says what to send
 		return ours
 	case errors.As(err, &timeErr):
-		return Invalid("time %q is not RFC 3339: write times like 2026-01-02T15:04:05Z", strings.Trim(timeErr.Value, `"`))
+		return Invalid("time %q is not RFC 3339: write times like 2026-01-02T15:04:05Z", Clip(strings.Trim(timeErr.Value, `"`)))
 	case errors.As(err, &typeErr):
 		if typeErr.Field == "" {
-			return Invalid("expected a JSON object, got %s", typeErr.Value)
+			return Invalid("expected a JSON object, got %s", Clip(typeErr.Value))
 		}
-		return Invalid("field %q must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+		return Invalid("field %q must be %s, not %s", Clip(typeErr.Field), jsonKind(typeErr.Type), Clip(typeErr.Value))
 	case errors.As(err, &syntaxErr):
 		return Invalid("invalid JSON at byte %d: %v", syntaxErr.Offset, err)
 	case errors.Is(err, io.EOF):
 		return Invalid("empty input: send a JSON object")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return Invalid("unknown field %s: allowed fields are %s", field, strings.Join(jsonFields(v), ", "))
+		return Invalid("unknown field %s: allowed fields are %s", Clip(field), strings.Join(jsonFields(v), ", "))
 	}
 	return Invalid("invalid JSON: %v", err)
 }

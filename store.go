@@ -153,6 +153,14 @@ type Stats struct {
 	Secret     int            `json:"secret"`
 	Documents  int            `json:"documents"`
 	Projects   []ProjectStats `json:"projects"`
+	// SecretOnly is the part of these counts that is secret: the secret
+	// records counted alone, as Stats counts them all (its Secret and
+	// Total are equal; its Documents are the documents only secret
+	// records come from). A store fills it, so that a caller without
+	// clearance secret is shown the counts without them (Scope.Stats);
+	// the Engine refuses such a caller rather than guess when it is nil.
+	// Never sent.
+	SecretOnly *Stats `json:"-"`
 }
 
 // ProjectStats counts one project's records by type.

@@ -19,7 +19,7 @@ func ParseTime(field, s string, now time.Time) (time.Time, error) {
 	if d, err := ParseDuration(s); err == nil && d > 0 {
 		return now.Add(-d).UTC(), nil
 	}
-	return time.Time{}, Invalid("%s %q is not a time: use RFC 3339 (2024-05-08T14:30:00Z), a date (2024-05-08) or an age (7d, 36h)", field, s)
+	return time.Time{}, Invalid("%s %q is not a time: use RFC 3339 (2024-05-08T14:30:00Z), a date (2024-05-08) or an age (7d, 36h)", field, Clip(s))
 }
 
 // ParseDuration reads a Go duration with the extra units d (days) and w
@@ -31,11 +31,14 @@ func ParseDuration(s string) (time.Duration, error) {
 		i := strings.IndexAny(rest, "dw")
 		if i < 0 {
 			d, err := time.ParseDuration(rest)
-			return total + d, err
+			if err != nil {
+				return 0, Invalid("duration %q is not valid", Clip(s))
+			}
+			return total + d, nil
 		}
 		n, err := strconv.ParseFloat(rest[:i], 64)
 		if err != nil || n < 0 {
-			return 0, Invalid("duration %q is not valid", s)
+			return 0, Invalid("duration %q is not valid", Clip(s))
 		}
 		unit := 24 * time.Hour
 		if rest[i] == 'w' {
@@ -54,7 +57,7 @@ func ParseDuration(s string) (time.Duration, error) {
 func ParseTTL(s string) (time.Duration, error) {
 	d, err := ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, Invalid("ttl %q is not a positive duration: use forms like 90m, 72h, 30d or 2w", s)
+		return 0, Invalid("ttl %q is not a positive duration: use forms like 90m, 72h, 30d or 2w", Clip(s))
 	}
 	return d, nil
 }

@@ -47,7 +47,7 @@ func New(cfg Config) (mneme.HypothesisGenerator, error) {
 		g = &generator{base: "https://api.openai.com", path: "/v1/chat/completions", call: openaiCall,
 			hint: "check llm.url and that the server is running"}
 	default:
-		return nil, mneme.Invalid("unknown LLM provider %q: set llm.provider in config.json to \"ollama\" or \"openai\"", cfg.Provider)
+		return nil, mneme.Invalid("unknown LLM provider %q: set llm.provider in config.json to \"ollama\" or \"openai\"", mneme.Clip(cfg.Provider))
 	}
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, mneme.Invalid("the %s LLM needs a model: set llm.model in config.json", cfg.Provider)

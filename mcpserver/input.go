@@ -21,7 +21,7 @@ func (l *list) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &one); err == nil {
 		many = []string{one}
 	} else if err := json.Unmarshal(b, &many); err != nil {
-		return mneme.Invalid("expected a string like \"a,b\" or an array of strings, not %s", b)
+		return mneme.Invalid("expected a string like \"a,b\" or an array of strings, not %s", mneme.Clip(string(b)))
 	}
 	*l = mneme.SplitList(many...)
 	return nil

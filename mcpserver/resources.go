@@ -90,7 +90,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 	project, _ := strings.CutSuffix(rest, "/tags")
 	project, err := url.PathUnescape(project)
 	if err != nil {
-		return nil, mneme.Invalid("%s is not a tags resource: read %s", req.Params.URI, tagsTemplate)
+		return nil, mneme.Invalid("%s is not a tags resource: read %s", mneme.Clip(req.Params.URI), tagsTemplate)
 	}
 	// Every record of the project, page by page: fine while projects hold
 	// thousands of records; a store-side count would scale further.

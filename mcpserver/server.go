@@ -110,7 +110,7 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		code, _, _ := strings.Cut(tc.Text, ": ")
 		if !slices.Contains(codes, code) {
 			code = mneme.EINVALID
-			tc.Text = "EINVALID: " + propertyRE.ReplaceAllString(sdkMessages.Replace(tc.Text), "$1: ")
+			tc.Text = "EINVALID: " + mneme.ClipMessage(propertyRE.ReplaceAllString(sdkMessages.Replace(tc.Text), "$1: "))
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && toolTypes[p.Name] != nil {
 				tc.Text += "; " + p.Name + " takes " + strings.Join(fieldNames(toolTypes[p.Name]), ", ")
 			}

@@ -57,7 +57,7 @@ func runBench(a *app, args []string) error {
 		return mneme.InternalError(err, "create a temporary data directory")
 	}
 	if *keep {
-		fmt.Fprintln(a.stderr, "data directory:", a.home)
+		a.warn(WKEPT, "data directory: "+a.home)
 	} else {
 		defer os.RemoveAll(a.home)
 	}
@@ -112,7 +112,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 		case "hybrid+expand":
 			r.Mode, r.Expand = mneme.Hybrid, max(r.Expand, 2)
 		default:
-			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", name)
+			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", mneme.Clip(name))
 		}
 		if !vectors && r.Mode != mneme.Lexical {
 			return nil, mneme.Invalid("mode %s needs an embedder: drop --embedder none, or measure --modes lexical", name)

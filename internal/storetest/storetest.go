@@ -37,6 +37,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"DeleteAllOrNone":        testDeleteAllOrNone,
 		"ImportIdempotent":       testImportIdempotent,
 		"Stats":                  testStats,
+		"StatsWithoutClearance":  testStatsClearance,
 		"ConcurrentSameText":     testConcurrentSameText,
 		"CredentialRefusedWhole": testCredentialRefused,
 	},
