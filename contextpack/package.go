@@ -88,3 +88,10 @@ const (
 	DropRedundancy = "redundancy"
 	DropLowScore   = "low_score"
 )
+
+// Response is a package with its request's id echoed (batch lines, batch
+// HTTP calls).
+type Response struct {
+	ID string `json:"id,omitempty"`
+	*Package
+}

@@ -68,7 +68,7 @@ func (r *Request) Recall(now time.Time, clearance mneme.Sensitivity) (mneme.Quer
 		return mneme.Query{}, 0, err
 	}
 	if strings.TrimSpace(r.Query) == "" {
-		return mneme.Query{}, 0, mneme.Invalid("query is empty: give the question the package should answer ({{query}})")
+		return mneme.Query{}, 0, mneme.Invalid("query is empty: give the question the package should answer")
 	}
 	q, err := r.ToQuery(now, clearance)
 	if err != nil {

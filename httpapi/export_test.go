@@ -1,5 +1,7 @@
 package httpapi
 
+import "github.com/mneme-ai/mneme/contextpack"
+
 // Internals the external tests check openapi.json against.
 
 // Patterns are the mux patterns of the API routes, and MCPPatterns those
@@ -22,4 +24,7 @@ var BodyTypes = map[string]any{
 	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
 	"RecallResults": recallResults{},
 	"ForgetRequest": forgetRequest{},
+	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
+	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
+	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
 }

@@ -43,6 +43,7 @@ func TestSessionTranscript(t *testing.T) {
 		"limit": 3, "tags": "infra,db", "explain": true})
 	call(t, cs, "recall", args{"query": "how do we release", "project": "shop", "memory_type": "procedural",
 		"time_range": args{"start": "2026-04-01", "end": "2026-06-01"}})
+	call(t, cs, "context", args{"query": "which postgres version does staging run", "project": "shop", "budget": 200})
 	call(t, cs, "get", args{"id": first.ID})
 	call(t, cs, "update", args{"id": first.ID, "tags": "infra,history", "title": "Staging on 17"})
 	call(t, cs, "remember", args{"text": "The user prefers short answers without emojis.", "project": "shop", "tags": "style"}) // keeps meta and time
@@ -79,6 +80,10 @@ func TestErrorTranscript(t *testing.T) {
 		{"recall", args{"query": "go version", "time_range": args{"start": "last tuesday"}}, "EINVALID"},
 		{"recall", args{"query": "go version"}, ""}, // degraded
 		{"recall", args{"query": "go version", "mode": "vector"}, "EUNAVAILABLE"},
+		{"context", args{"query": "go version", "budget": 10}, "EINVALID"},
+		{"context", args{"query": "go version", "budget": 0}, "EINVALID"},
+		{"context", args{"query": " "}, "EINVALID"},
+		{"context", args{"query": "go version", "budget": 100}, ""}, // degraded
 		{"remember", args{"text": ""}, "EINVALID"},
 		{"remember", args{"text": "the deploy key is AKIAIOSFODNN7EXAMPLE"}, "EINVALID"},
 		{"get", args{"id": "nope"}, "EINVALID"},
