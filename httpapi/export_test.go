@@ -22,8 +22,8 @@ var ListParams = listParams
 // by their OpenAPI schema name.
 var BodyTypes = map[string]any{
 	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
-	"RecallResults": recallResults{},
-	"ForgetRequest": forgetRequest{},
+	"RecallResults":  recallResults{},
+	"ForgetRequest":  forgetRequest{},
 	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
 	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
