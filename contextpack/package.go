@@ -45,6 +45,7 @@ type Item struct {
 	Score  float64 `json:"score"`
 	Rank   int     `json:"rank"` // in the recall, from 1
 	Spans  []Span  `json:"spans"`
+	Whole  bool    `json:"whole"`  // the spans hold all of the record's text
 	Tokens int     `json:"tokens"` // of its line in Text
 }
 

@@ -108,6 +108,7 @@ func (pkg *Package) render(kept []*candidate) {
 			line := fmt.Sprintf("[%d] %s\n", n, c.line)
 			b.WriteString(line)
 			it := Item{N: n, ID: r.ID, Score: c.hit.Score, Rank: c.rank, Tokens: c.tokens, Spans: make([]Span, len(c.spans))}
+			it.Whole = strings.TrimSpace(r.Text) == c.line
 			sum := mneme.TextHash(r.Text)
 			for i, s := range c.spans {
 				it.Spans[i] = Span{ID: r.ID, Start: s.Start, End: s.End, SHA256: sum, Text: r.Text[s.Start:s.End]}
