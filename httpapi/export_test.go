@@ -1,6 +1,9 @@
 package httpapi
 
-import "github.com/mneme-ai/mneme/contextpack"
+import (
+	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/ground"
+)
 
 // Internals the external tests check openapi.json against.
 
@@ -26,5 +29,6 @@ var BodyTypes = map[string]any{
 	"ForgetRequest":  forgetRequest{},
 	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
+	"GroundRequest": ground.Request{}, "GroundResult": ground.Result{}, "GroundSentence": ground.Sentence{}, "GroundSupport": ground.Support{},
 	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
 }
