@@ -5,12 +5,14 @@ go 1.26.8
 require (
 	github.com/kljensen/snowball v0.10.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/tiktoken-go/tokenizer v0.10.0
 	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.43.0
 	modernc.org/sqlite v1.60.1
 )
 
 require (
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
