@@ -141,8 +141,34 @@ type window struct {
 	limit        int
 }
 
+// Check validates req as Summarize would, without a store: surfaces call
+// it to reject bad input before they open one.
+func (r Request) Check(now time.Time) error {
+	_, err := validate(r, now)
+	return err
+}
+
 // check validates req and resolves the project under the caller's scope.
 func check(ctx context.Context, req Request, now time.Time) (window, error) {
+	w, err := validate(req, now)
+	if err != nil {
+		return w, err
+	}
+	sc := mneme.ScopeFrom(ctx)
+	if !sc.Write {
+		return w, mneme.Errorf(mneme.EFORBIDDEN, "token %q is read-only and summarize writes a summary: use a token with access write", sc.Name)
+	}
+	if w.project, err = sc.Resolve(req.Project); err != nil {
+		return w, err
+	}
+	if w.project == "" {
+		w.project = mneme.DefaultProject
+	}
+	return w, mneme.ValidateProject(w.project)
+}
+
+// validate checks req and fills in the defaults.
+func validate(req Request, now time.Time) (window, error) {
 	w := window{strategy: req.Strategy, maxWords: int(req.MaxWords), limit: int(req.Limit), kinds: slices.Clone(req.Kinds)}
 	if strings.TrimSpace(req.Since) == "" || strings.TrimSpace(req.Until) == "" {
 		return w, mneme.Invalid("summarize needs a window: give {{since}} and {{until}} (RFC 3339, a date, or an age like 7d)")
@@ -182,17 +208,10 @@ func check(ctx context.Context, req Request, now time.Time) (window, error) {
 	slices.Sort(w.tags)
 	slices.Sort(w.kinds)
 	w.kinds = slices.Compact(w.kinds)
-	sc := mneme.ScopeFrom(ctx)
-	if !sc.Write {
-		return w, mneme.Errorf(mneme.EFORBIDDEN, "token %q is read-only and summarize writes a summary: use a token with access write", sc.Name)
+	if req.Project != "" {
+		return w, mneme.ValidateProject(req.Project)
 	}
-	if w.project, err = sc.Resolve(req.Project); err != nil {
-		return w, err
-	}
-	if w.project == "" {
-		w.project = mneme.DefaultProject
-	}
-	return w, mneme.ValidateProject(w.project)
+	return w, nil
 }
 
 func parseTime(field, s string, now time.Time) (time.Time, error) {
