@@ -64,6 +64,7 @@ var routes = []route{
 	{"POST /v1/forget", write, (*server).forget},
 	{"POST /v1/recall", read, (*server).recall},
 	{"POST /v1/recall/batch", read, (*server).recallBatch},
+	{"POST /v1/summarize", write, (*server).summarize},
 	{"GET /v1/stats", read, (*server).stats},
 	{"GET /v1/export", read, (*server).export},
 	{"POST /v1/import", write, (*server).importRecords},
