@@ -27,4 +27,3 @@ func (s *server) summarize(w http.ResponseWriter, r *http.Request) error {
 	reply(w, status, res)
 	return nil
 }
-
