@@ -26,6 +26,8 @@ type benchReport struct {
 	Records       int          `json:"records"`
 	IngestSeconds float64      `json:"ingest_seconds"`
 	Modes         []modeReport `json:"modes"`
+	// Summaries: bench locomo --summaries (bench_summarize.go).
+	Summaries *summaryReport `json:"summaries,omitempty"`
 }
 
 // modeReport holds one recall mode's metrics by group (a LoCoMo category,
@@ -46,6 +48,7 @@ func runBench(a *app, args []string) error {
 	o.register(fs)
 	var modes listFlag
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
+	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -72,7 +75,7 @@ func runBench(a *app, args []string) error {
 	}
 	var rep *benchReport
 	if pos[0] == "locomo" {
-		rep, err = benchLoCoMo(a, eng, pos[1], ms)
+		rep, err = benchLoCoMo(a, eng, pos[1], ms, *summaries)
 	} else {
 		rep, err = benchBEIR(a, eng, pos[1], ms)
 	}
@@ -161,7 +164,7 @@ func expand(ids []string, owner map[string][]string) []string {
 	return out
 }
 
-func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode) (*benchReport, error) {
+func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, summaryWords int) (*benchReport, error) {
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {
 		return nil, mneme.Invalid("%v", err)
@@ -191,6 +194,11 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode) (*be
 			return nil, err
 		}
 		rep.Modes = append(rep.Modes, r)
+	}
+	if summaryWords > 0 {
+		if rep.Summaries, err = benchSummaries(a, eng, convs, owner, modes, summaryWords); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }
@@ -321,5 +329,8 @@ func printReport(a *app, rep *benchReport) {
 			}
 			fmt.Fprintln(a.stdout)
 		}
+	}
+	if rep.Summaries != nil {
+		printSummaryReport(a, rep.Summaries)
 	}
 }
