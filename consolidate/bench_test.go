@@ -51,7 +51,7 @@ func BenchmarkSummarize500(b *testing.B) {
 		i++
 		res, err := consolidate.Summarize(ctx, eng, req)
 		if err != nil || !res.Created || len(res.SourceIDs) != 500 {
-			b.Fatalf("%+v, %v", res, err)
+			b.Fatalf("iteration %d: created %v, %d sources, %v", i, res != nil && res.Created, len(res.SourceIDs), err)
 		}
 	}
 }
@@ -64,7 +64,7 @@ func turn(i int) string {
 		"fixed the flaky checkout test", "booked a trip to Lisbon", "switched the database to Postgres 17", "painted the kitchen blue"}
 	why := []string{"because the old plan kept slipping", "to finally relax a bit", "after months of talking about it",
 		"since the budget was approved", "which surprised everyone"}
-	s := fmt.Sprintf("Yesterday %s %s %s.", people[i%len(people)], acts[(i/3)%len(acts)], why[(i/7)%len(why)])
+	s := fmt.Sprintf("On call %d we heard that %s %s %s.", i+1, people[i%len(people)], acts[(i/3)%len(acts)], why[(i/7)%len(why)])
 	if i%3 == 0 {
 		s += fmt.Sprintf(" It took %d days and cost about %d euros.", 2+i%9, 40+i%17*10)
 	}
