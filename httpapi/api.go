@@ -66,6 +66,7 @@ var routes = []route{
 	{"POST /v1/recall/batch", read, (*server).recallBatch},
 	{"POST /v1/context", read, (*server).context},
 	{"POST /v1/ground", read, (*server).ground},
+	{"POST /v1/summarize", write, (*server).summarize},
 	{"GET /v1/stats", read, (*server).stats},
 	{"GET /v1/export", read, (*server).export},
 	{"POST /v1/import", write, (*server).importRecords},

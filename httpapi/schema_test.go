@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/httpapi"
 )
 
@@ -127,6 +128,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"RecallResponse": mneme.RecallResponse{}, "Hit": mneme.Hit{}, "Explain": mneme.Explain{}, "RerankExplain": mneme.RerankExplain{},
 		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "Patch": mneme.Patch{},
 		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
+		"SummarizeRequest": consolidate.Request{}, "SummarizeResponse": consolidate.Response{}, "UsedFilters": consolidate.UsedFilters{},
 	}
 	for name, v := range httpapi.BodyTypes {
 		types[name] = v

@@ -30,6 +30,8 @@ type benchReport struct {
 	Modes         []modeReport `json:"modes"`
 	// Context is the context package benchmark (locomo --context N).
 	Context *contextReport `json:"context,omitempty"`
+	// Summaries: bench locomo --summaries (bench_summarize.go).
+	Summaries *summaryReport `json:"summaries,omitempty"`
 }
 
 // modeReport holds one recall mode's metrics by group (a LoCoMo category,
@@ -52,6 +54,7 @@ func runBench(a *app, args []string) error {
 	o.register(fs)
 	var modes listFlag
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
+	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -97,7 +100,7 @@ func runBench(a *app, args []string) error {
 	var rep *benchReport
 	if pos[0] == "locomo" {
 		var owner map[string][]string
-		rep, owner, err = benchLoCoMo(a, eng, pos[1], ms, *reuse != "")
+		rep, owner, err = benchLoCoMo(a, eng, pos[1], ms, *reuse != "", *summaries)
 		if err == nil && *budget > 0 {
 			rep.Context, err = benchContext(a, eng, pos[1], *budget, o.request(mneme.RecallRequest{}), owner)
 		}
@@ -192,7 +195,7 @@ func expand(ids []string, owner map[string][]string) []string {
 	return out
 }
 
-func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reuse bool) (*benchReport, map[string][]string, error) {
+func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reuse bool, summaryWords int) (*benchReport, map[string][]string, error) {
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {
 		return nil, nil, mneme.Invalid("%v", err)
@@ -234,6 +237,11 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reus
 			return nil, nil, err
 		}
 		rep.Modes = append(rep.Modes, r)
+	}
+	if summaryWords > 0 {
+		if rep.Summaries, err = benchSummaries(a, eng, convs, owner, modes, summaryWords); err != nil {
+			return nil, nil, err
+		}
 	}
 	return rep, owner, nil
 }
@@ -364,5 +372,8 @@ func printReport(a *app, rep *benchReport) {
 			}
 			fmt.Fprintln(a.stdout)
 		}
+	}
+	if rep.Summaries != nil {
+		printSummaryReport(a, rep.Summaries)
 	}
 }
