@@ -22,7 +22,8 @@ const FileName = "config.json"
 
 // File is the content of config.json. Unknown fields are errors.
 type File struct {
-	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default) or sqlite:DIR
+	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default), sqlite:DIR, postgres or postgres:SCHEMA
+	Postgres Postgres `json:"postgres,omitzero"`
 	Embedder Embedder `json:"embedder"`
 	ModelDir string   `json:"model_dir"`
 	LLM      LLM      `json:"llm"`
@@ -36,6 +37,13 @@ type Embedder struct {
 	Model     string `json:"model"`       // ollama, openai
 	Dim       int    `json:"dim"`         // hash, ollama, openai
 	APIKeyEnv string `json:"api_key_env"` // openai: the variable holding the key
+}
+
+// Postgres configures the shared store. The connection string itself is
+// never in config.json: it stays in the environment variable DSNEnv names.
+type Postgres struct {
+	DSNEnv string `json:"dsn_env,omitempty"` // default MNEME_PG_DSN
+	Schema string `json:"schema,omitempty"`  // default: the connection's search_path (usually public)
 }
 
 // LLM names the language model that writes HyDE hypotheses; without one,
@@ -72,7 +80,11 @@ type Config struct {
 	// chose one, so that a home's recorded embedder, else minilm, applies.
 	Embedder Embedder
 	ModelDir string
-	getenv   func(string) string
+	// Migrate lets opening the store apply pending schema migrations (the
+	// shared store applies them only on `mneme migrate`, or to an empty
+	// database).
+	Migrate bool
+	getenv  func(string) string
 }
 
 // Load resolves the data directory and reads its config.json, once.
@@ -184,6 +196,6 @@ func (c *Config) Settings() map[string]any {
 	if em.Provider == "" {
 		em.Provider = "minilm"
 	}
-	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "embedder": em, "model_dir": c.ModelDir,
+	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
 		"llm": c.File.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes}}
 }
