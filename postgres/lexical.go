@@ -36,8 +36,8 @@ func (w *writer) lock(recs []*mneme.Record) error {
 
 // neighbourSQL selects the turn before (dir '<') or after ('>') a record in
 // its session: the context its BM25 document includes.
-const neighbourSQL = `SELECT p.rid FROM records p WHERE p.project = $1 AND p.session_id = $2 AND p.rid != $4
-	AND (p.event_at %[1]s $3 OR (p.event_at = $3 AND p.rid %[1]s $4)) ORDER BY p.event_at %[2]s, p.rid %[2]s LIMIT 1`
+const neighbourSQL = `SELECT p.rid FROM records p WHERE p.project = $1 AND p.session_id = $2 AND p.session_id != '' AND p.rid != $4
+	AND (p.event_at, p.rid) %[1]s ($3, $4) ORDER BY p.event_at %[2]s, p.rid %[2]s LIMIT 1`
 
 // touchNeighbours marks the turns beside the record rid for re-indexing:
 // its text is part of their context.
@@ -79,12 +79,12 @@ func (w *writer) touchAround(project, session string, event, rid int64) error {
 // docSQL loads what the BM25 document of a record needs.
 const docSQL = `SELECT r.rid, r.title, r.text, r.tags,
 	coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
-	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
-	AND (p.event_at < r.event_at OR (p.event_at = r.event_at AND p.rid < r.rid))
+	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
+	AND (p.event_at, p.rid) < (r.event_at, r.rid)
 	ORDER BY p.event_at DESC, p.rid DESC LIMIT 1), '') || ' ' ||
 	coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
-	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
-	AND (p.event_at > r.event_at OR (p.event_at = r.event_at AND p.rid > r.rid))
+	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
+	AND (p.event_at, p.rid) > (r.event_at, r.rid)
 	ORDER BY p.event_at ASC, p.rid ASC LIMIT 1), '')
 	FROM records r WHERE r.rid = ANY($1) ORDER BY r.rid FOR UPDATE OF r`
 

@@ -217,7 +217,7 @@ func (s *Store) Neighbours(ctx context.Context, r *mneme.Record, n int) (before,
 		base = []any{r.Source.Parent, r.Source.Chunk}
 	case r.SessionID != "":
 		ev := r.EventTime().UnixNano()
-		cond = "r.project = $1 AND r.session_id = $2 AND (r.event_at %[1]s $3 OR (r.event_at = $3 AND r.rid %[1]s (SELECT rid FROM records WHERE id = $4)))"
+		cond = "r.project = $1 AND r.session_id = $2 AND r.session_id != '' AND (r.event_at, r.rid) %[1]s ($3, (SELECT rid FROM records WHERE id = $4))"
 		order, base = "r.event_at %[1]s, r.rid %[1]s", []any{r.Project, r.SessionID, ev, r.ID}
 	default:
 		return nil, nil, nil
