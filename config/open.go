@@ -54,6 +54,9 @@ func openPostgres(ctx context.Context, schema string, c *Config) (mneme.Store, e
 	return postgres.Open(ctx, dsn, postgres.Options{Schema: first(schema, c.File.Postgres.Schema), DSNEnv: env, Migrate: c.Migrate})
 }
 
+// StoreScheme is the effective store's kind: sqlite, postgres, ….
+func (c *Config) StoreScheme() string { return storeScheme(c.Store) }
+
 func storeScheme(dsn string) string {
 	scheme, _, _ := strings.Cut(dsn, ":")
 	return scheme

@@ -274,3 +274,13 @@ func scrub(msg string) string {
 	}
 	return msg
 }
+
+// DropSchema drops the store's schema and everything in it (a store opened
+// in a schema of its own: benchmarks, tests). Close the store after.
+func (s *Store) DropSchema(ctx context.Context) error {
+	if s.schema == "" {
+		return mneme.Invalid("the store has no schema of its own to drop")
+	}
+	_, err := s.pool.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{s.schema}.Sanitize()+" CASCADE")
+	return s.translate(err, "drop schema "+s.schema)
+}

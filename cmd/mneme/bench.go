@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -61,11 +64,17 @@ func runBench(a *app, args []string) error {
 	} else {
 		defer os.RemoveAll(a.home)
 	}
+	if err := a.benchStore(); err != nil {
+		return err
+	}
 	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	if d, ok := eng.Store().(interface{ DropSchema(context.Context) error }); ok && !*keep {
+		defer d.DropSchema(context.Background())
+	}
 	ms, err := benchModes(o, modes, eng.Embedder() != nil)
 	if err != nil {
 		return err
@@ -83,6 +92,21 @@ func runBench(a *app, args []string) error {
 		return a.printJSON(rep)
 	}
 	printReport(a, rep)
+	return nil
+}
+
+// benchStore points a shared store at a schema of its own, so a benchmark
+// starts empty and leaves the server's other data alone.
+func (a *app) benchStore() error {
+	c, err := a.config()
+	if err != nil {
+		return err
+	}
+	if c.Store == "postgres" {
+		b := make([]byte, 6)
+		rand.Read(b)
+		c.Store = "postgres:mneme_bench_" + hex.EncodeToString(b)
+	}
 	return nil
 }
 

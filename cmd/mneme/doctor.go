@@ -31,7 +31,11 @@ func runDoctor(a *app, args []string) error {
 	home := c.Home
 	eng, err := a.open(config.Records)
 	if err != nil {
-		add("database", false, mneme.ErrorMessage(err), "choose a writable data directory with --home or MNEME_HOME")
+		fix := "choose a writable data directory with --home or MNEME_HOME"
+		if c.StoreScheme() != "sqlite" {
+			fix = "" // the message says what to fix on the server
+		}
+		add("database", false, mneme.ErrorMessage(err), fix)
 		return a.report(checks)
 	}
 	defer eng.Close()
@@ -40,7 +44,7 @@ func runDoctor(a *app, args []string) error {
 		add("database", false, mneme.ErrorMessage(err), "")
 		return a.report(checks)
 	}
-	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", home, st.Total, len(st.Projects)), "")
+	add("database", true, fmt.Sprintf("%s (%s): %d memories in %d projects", home, c.Describe(eng.Store()), st.Total, len(st.Projects)), "")
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
 		states, err := hc.Health(a.ctx)
 		if err != nil {
