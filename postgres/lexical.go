@@ -90,6 +90,9 @@ const docSQL = `SELECT r.rid, r.title, r.text, r.tags,
 
 // finish recomputes the postings of every record the transaction touched.
 func (w *writer) finish() error {
+	if err := w.flushVectors(); err != nil {
+		return err
+	}
 	if len(w.touched) == 0 {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pgvector/pgvector-go"
 
 	"github.com/mneme-ai/mneme"
 )
@@ -121,8 +122,12 @@ type writer struct {
 	tx       pgx.Tx
 	now      time.Time
 	touched  map[int64]bool // rids whose postings must be recomputed
-	vecs     *vectorSpace   // the home's, read on first use
+	vecsp    *vectorSpace   // the home's, read on first use
 	noVector bool           // the home has no embedder
+
+	// vectors and cache entries queued by putVector
+	vecIDs, cacheHashes []string
+	vecs, cacheVecs     []pgvector.Vector
 }
 
 func (s *Store) newWriter(ctx context.Context, tx pgx.Tx, now time.Time) *writer {

@@ -144,25 +144,26 @@ func (s *Store) PutVectors(ctx context.Context, recs []*mneme.Record) error {
 				return err
 			}
 		}
-		return nil
+		return w.flushVectors()
 	})
 	return s.translate(err, "write vectors")
 }
 
 // home reads the home's vector table once per transaction.
 func (w *writer) home() (*vectorSpace, error) {
-	if w.vecs == nil && !w.noVector {
+	if w.vecsp == nil && !w.noVector {
 		sp, err := w.s.space(w.ctx, w.tx)
 		if err != nil {
 			return nil, err
 		}
-		w.vecs, w.noVector = sp, sp == nil
+		w.vecsp, w.noVector = sp, sp == nil
 	}
-	return w.vecs, nil
+	return w.vecsp, nil
 }
 
-// putVector stores r.Vector (if any) for the record with r's id as coming
-// from the home's embedder, and caches it by text.
+// putVector queues r.Vector (if any) for the record with r's id as coming
+// from the home's embedder, and its cache entry by text; flushVectors
+// writes the queue in one statement each.
 func (w *writer) putVector(r *mneme.Record) error {
 	if r.Vector == nil || r.Sensitivity == mneme.Secret {
 		return nil
@@ -178,12 +179,29 @@ func (w *writer) putVector(r *mneme.Record) error {
 		return mneme.Errorf(mneme.ECONFLICT, "vector of dimension %d for a home whose embedder %s has %d dimensions: run `mneme reindex`", len(r.Vector), sp.info.ID(), sp.info.Dim)
 	}
 	vec := pgvector.NewVector(r.Vector)
-	b := &pgx.Batch{}
-	b.Queue("INSERT INTO "+sp.table+" (rid, vec) SELECT rid, $2 FROM records WHERE id = $1 ON CONFLICT (rid) DO UPDATE SET vec = excluded.vec", r.ID, vec)
+	w.vecIDs, w.vecs = append(w.vecIDs, r.ID), append(w.vecs, vec)
 	if r.EmbedHash != "" {
-		b.Queue(`INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES ($1, $2, $3, $4)
-			ON CONFLICT DO NOTHING`, sp.info.ID(), sp.info.Version, r.EmbedHash, r.Vector)
+		w.cacheHashes, w.cacheVecs = append(w.cacheHashes, r.EmbedHash), append(w.cacheVecs, vec)
 	}
+	return nil
+}
+
+// flushVectors writes the queued vectors and cache entries.
+func (w *writer) flushVectors() error {
+	if len(w.vecIDs) == 0 {
+		return nil
+	}
+	sp := w.vecsp
+	b := &pgx.Batch{}
+	b.Queue(`INSERT INTO `+sp.table+` (rid, vec) SELECT DISTINCT ON (r.rid) r.rid, v.vec
+		FROM unnest($1::text[], $2::vector[]) WITH ORDINALITY AS v(id, vec, n) JOIN records r ON r.id = v.id
+		ORDER BY r.rid, v.n DESC ON CONFLICT (rid) DO UPDATE SET vec = excluded.vec`, w.vecIDs, w.vecs)
+	if len(w.cacheHashes) > 0 {
+		b.Queue(`INSERT INTO embedding_cache (embedder, version, text_hash, vec)
+			SELECT $1, $2, c.h, c.vec::real[] FROM unnest($3::text[], $4::vector[]) AS c(h, vec)
+			ON CONFLICT DO NOTHING`, sp.info.ID(), sp.info.Version, w.cacheHashes, w.cacheVecs)
+	}
+	w.vecIDs, w.vecs, w.cacheHashes, w.cacheVecs = nil, nil, nil, nil
 	return w.tx.SendBatch(w.ctx, b).Close()
 }
 
