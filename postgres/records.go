@@ -230,9 +230,15 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 		if err := w.lock(recs); err != nil {
 			return err
 		}
-		for _, r := range recs {
-			if err := w.put(r, mode, &res); err != nil {
+		if mode == mneme.ModeImport {
+			if err := w.importBatch(recs, &res); err != nil {
 				return err
+			}
+		} else {
+			for _, r := range recs {
+				if err := w.put(r, mode, &res); err != nil {
+					return err
+				}
 			}
 		}
 		res.ID = recs[0].ID

@@ -143,25 +143,18 @@ func copyStore(ctx context.Context, src, dst mneme.Store, batch int, progress fu
 	if err != nil {
 		return res, err
 	}
-	f := mneme.Filter{Clearance: mneme.Secret, IncludeSuperseded: true, IncludeExpired: true, Now: now}
-	cursor := ""
-	for {
-		page, next, err := src.List(ctx, f, batch, cursor)
-		if err != nil {
-			return res, err
-		}
-		if len(page) > 0 {
-			if err := copyPage(ctx, srcCopy, dst, page, hasEmbedder, now, &res); err != nil {
-				return res, err
-			}
-		}
-		if progress != nil {
-			progress(res.Records, max(st.Total, res.Records))
-		}
-		if next == "" {
-			break
-		}
-		cursor = next
+	copyAll := func() error {
+		return copyRecords(ctx, src, srcCopy, dst, batch, hasEmbedder, now, st.Total, progress, &res)
+	}
+	if bulk, ok := dst.(interface {
+		WithoutVectorIndex(context.Context, func() error) error
+	}); ok && hasEmbedder && st.Total >= 10_000 {
+		err = bulk.WithoutVectorIndex(ctx, copyAll)
+	} else {
+		err = copyAll()
+	}
+	if err != nil {
+		return res, err
 	}
 	docs, err := srcCopy.AllDocuments(ctx)
 	if err == nil && len(docs) > 0 {
@@ -170,6 +163,30 @@ func copyStore(ctx context.Context, src, dst mneme.Store, batch int, progress fu
 	res.Documents = len(docs)
 	res.Seconds = time.Since(start).Seconds()
 	return res, err
+}
+
+// copyRecords copies the records page by page, with their vectors.
+func copyRecords(ctx context.Context, src mneme.Store, srcCopy mneme.Copier, dst mneme.Store, batch int, vectors bool, now time.Time, total int, progress func(done, total int), res *copyResult) error {
+	f := mneme.Filter{Clearance: mneme.Secret, IncludeSuperseded: true, IncludeExpired: true, Now: now}
+	cursor := ""
+	for {
+		page, next, err := src.List(ctx, f, batch, cursor)
+		if err != nil {
+			return err
+		}
+		if len(page) > 0 {
+			if err := copyPage(ctx, srcCopy, dst, page, vectors, now, res); err != nil {
+				return err
+			}
+		}
+		if progress != nil {
+			progress(res.Records, max(total, res.Records))
+		}
+		if next == "" {
+			return nil
+		}
+		cursor = next
+	}
 }
 
 func copyPage(ctx context.Context, src mneme.Copier, dst mneme.Store, page []*mneme.Record, vectors bool, now time.Time, res *copyResult) error {
