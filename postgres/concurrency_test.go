@@ -106,6 +106,21 @@ func TestWritersRaceOnKeys(t *testing.T) {
 	eng := newEngine(t, schema)
 	defer eng.Close()
 	checkKeys(t, eng, acked, keys)
+	checkLexStats(t, schema)
+}
+
+// checkLexStats compares the trigger-kept BM25 statistics with the table.
+func checkLexStats(t *testing.T, schema string) {
+	t.Helper()
+	s := pgtest.OpenIn(t, schema)
+	defer s.Close()
+	var n1, n2 int64
+	var t1, t2 float64
+	err := s.Pool().QueryRow(context.Background(), `SELECT (SELECT sum(n) FROM lex_stats), (SELECT sum(total) FROM lex_stats),
+		(SELECT count(*) FROM records), (SELECT coalesce(sum(doc_len), 0) FROM records)`).Scan(&n1, &t1, &n2, &t2)
+	if err != nil || n1 != n2 || t1-t2 > 0.01*t2 || t2-t1 > 0.01*t2 {
+		t.Fatalf("lex_stats %d records, length %g; the table %d, %g (%v)", n1, t1, n2, t2, err)
+	}
 }
 
 // TestWriterProcesses: ten writer processes race on 100 keys; no
@@ -143,6 +158,7 @@ func TestWriterProcesses(t *testing.T) {
 		t.Fatalf("%d writes acknowledged, want %d", len(acked), procs*perProc)
 	}
 	checkKeys(t, eng, acked, keys)
+	checkLexStats(t, schema)
 }
 
 // TestMain runs a child writer when asked to, else the tests.

@@ -131,11 +131,12 @@ type hit struct {
 }
 
 // lexicalSQL is BM25 over the postings, with the embedded index's formula:
-// idf = ln(1 + (N - df + 0.5) / (df + 0.5)) over all stored records, and
+// idf = ln(1 + (N - df + 0.5) / (df + 0.5)) over all stored records (N and
+// the mean length from lex_stats, kept by triggers), and
 // tf weighted by field, normalised by the record's weighted length. A query
 // term given twice counts twice, as there.
 const lexicalSQL = `WITH q AS (SELECT t.term, t.qi FROM unnest($1::text[]) WITH ORDINALITY AS t(term, qi)),
-st AS (SELECT greatest(count(*), 1)::float8 AS n, greatest(coalesce(avg(doc_len), 0), 1e-9)::float8 AS avgdl FROM records),
+st AS (SELECT greatest(sum(n), 1)::float8 AS n, greatest(sum(total) / greatest(sum(n), 1), 1e-9)::float8 AS avgdl FROM lex_stats),
 idf AS (SELECT d.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf FROM st,
 	(SELECT p.term, count(*)::float8 AS df FROM postings p WHERE p.term IN (SELECT term FROM q) GROUP BY p.term) d)
 SELECT p.rid, sum(idf.idf * p.tf * %[1]g / (p.tf + %[2]g * (1 - %[3]g + %[3]g * r.doc_len / st.avgdl))) AS score,
