@@ -169,3 +169,17 @@ type ProjectStats struct {
 	Total   int            `json:"total"`
 	Types   map[string]int `json:"types"`
 }
+
+// Copier is an optional role: a store whose vectors and documents can be
+// read and written as stored, so `mneme migrate-store` can move a home
+// between backends without re-embedding.
+type Copier interface {
+	// Vectors returns the home embedder's vectors of the records with the
+	// given ids (records without one are absent).
+	Vectors(ctx context.Context, ids []string) (map[string][]float32, error)
+	// AllDocuments lists every ingested document.
+	AllDocuments(ctx context.Context) ([]Document, error)
+	// PutDocuments writes documents as given (their chunks are records,
+	// written separately), replacing any with the same id.
+	PutDocuments(ctx context.Context, docs []Document) error
+}

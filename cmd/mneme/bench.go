@@ -2,6 +2,9 @@ package main
 
 import (
 	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -80,11 +83,17 @@ func runBench(a *app, args []string) error {
 	} else {
 		defer os.RemoveAll(a.home)
 	}
+	if err := a.benchStore(); err != nil {
+		return err
+	}
 	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	if d, ok := eng.Store().(interface{ DropSchema(context.Context) error }); ok && !*keep {
+		defer d.DropSchema(context.Background())
+	}
 	if pos[0] == "ground" {
 		rep, err := benchGround(a, eng, pos[1])
 		if err != nil || a.json {
@@ -116,6 +125,21 @@ func runBench(a *app, args []string) error {
 	printReport(a, rep)
 	if rep.Context != nil {
 		printContextReport(a, rep.Context)
+	}
+	return nil
+}
+
+// benchStore points a shared store at a schema of its own, so a benchmark
+// starts empty and leaves the server's other data alone.
+func (a *app) benchStore() error {
+	c, err := a.config()
+	if err != nil {
+		return err
+	}
+	if c.Store == "postgres" {
+		b := make([]byte, 6)
+		rand.Read(b)
+		c.Store = "postgres:mneme_bench_" + hex.EncodeToString(b)
 	}
 	return nil
 }
