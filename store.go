@@ -163,6 +163,20 @@ type Stats struct {
 	SecretOnly *Stats `json:"-"`
 }
 
+// AddCount adds n records of project and typ to st.Projects, which a store
+// fills in order of project; none adds nothing.
+func (st *Stats) AddCount(project, typ string, n int) {
+	if n == 0 {
+		return
+	}
+	if k := len(st.Projects); k == 0 || st.Projects[k-1].Project != project {
+		st.Projects = append(st.Projects, ProjectStats{Project: project, Types: map[string]int{}})
+	}
+	p := &st.Projects[len(st.Projects)-1]
+	p.Total += n
+	p.Types[typ] = n
+}
+
 // ProjectStats counts one project's records by type.
 type ProjectStats struct {
 	Project string         `json:"project"`

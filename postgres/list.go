@@ -178,30 +178,37 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
 // Stats counts the stored records by project and type.
 func (s *Store) Stats(ctx context.Context, now time.Time) (mneme.Stats, error) {
 	st := mneme.Stats{Projects: []mneme.ProjectStats{}}
+	so := &mneme.Stats{Projects: []mneme.ProjectStats{}}
 	err := s.pool.QueryRow(ctx, `SELECT count(*),
 		count(*) FILTER (WHERE status = 'superseded'), count(*) FILTER (WHERE expires_at <= $1),
-		count(*) FILTER (WHERE sensitivity = 'secret'), (SELECT count(*) FROM documents) FROM records`, now.UnixNano()).
-		Scan(&st.Total, &st.Superseded, &st.Expired, &st.Secret, &st.Documents)
+		count(*) FILTER (WHERE sensitivity = 'secret'),
+		count(*) FILTER (WHERE sensitivity = 'secret' AND status = 'superseded'),
+		count(*) FILTER (WHERE sensitivity = 'secret' AND expires_at <= $1),
+		(SELECT count(*) FROM documents),
+		(SELECT count(*) FROM documents d WHERE
+			EXISTS (SELECT 1 FROM records c WHERE c.source_parent = d.id AND c.sensitivity = 'secret') AND
+			NOT EXISTS (SELECT 1 FROM records c WHERE c.source_parent = d.id AND c.sensitivity != 'secret'))
+		FROM records`, now.UnixNano()).
+		Scan(&st.Total, &st.Superseded, &st.Expired, &st.Secret, &so.Superseded, &so.Expired, &st.Documents, &so.Documents)
 	if err != nil {
 		return st, s.translate(err, "count records")
 	}
-	rows, err := s.pool.Query(ctx, "SELECT project, type, count(*) FROM records GROUP BY project, type ORDER BY project, type")
+	so.Total, so.Secret = st.Secret, st.Secret
+	st.SecretOnly = so
+	rows, err := s.pool.Query(ctx, `SELECT project, type, count(*), count(*) FILTER (WHERE sensitivity = 'secret')
+		FROM records GROUP BY project, type ORDER BY project, type`)
 	if err != nil {
 		return st, s.translate(err, "count records")
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var project, typ string
-		var n int
-		if err := rows.Scan(&project, &typ, &n); err != nil {
+		var n, secret int
+		if err := rows.Scan(&project, &typ, &n, &secret); err != nil {
 			return st, s.translate(err, "count records")
 		}
-		if k := len(st.Projects); k == 0 || st.Projects[k-1].Project != project {
-			st.Projects = append(st.Projects, mneme.ProjectStats{Project: project, Types: map[string]int{}})
-		}
-		p := &st.Projects[len(st.Projects)-1]
-		p.Total += n
-		p.Types[typ] = n
+		st.AddCount(project, typ, n)
+		so.AddCount(project, typ, secret)
 	}
 	return st, s.translate(rows.Err(), "count records")
 }
