@@ -30,6 +30,15 @@ type File struct {
 	ModelDir string   `json:"model_dir"`
 	LLM      LLM      `json:"llm"`
 	Server   Server   `json:"server"`
+	Code     Code     `json:"code,omitzero"`
+}
+
+// Code configures code memory (package codemem) on the servers: the
+// directories under which `mneme serve` and `mneme mcp` explore
+// repositories. Without roots they explore none (403 EFORBIDDEN); the
+// CLI's own `mneme code` commands explore any directory.
+type Code struct {
+	Roots []string `json:"roots,omitempty"`
 }
 
 // Embedder configures the embedding provider.
