@@ -151,6 +151,7 @@ func (s *Service) Run(command string, req Request) (*Envelope, error) {
 		if err := store(file, a); err != nil {
 			return nil, mneme.InternalError(err, "write the code artifact")
 		}
+		touch(file, now) // the LRU runs on the service's clock
 		evict(s.o.CacheDir, s.o.MaxRepos)
 	} else {
 		touch(file, now)
