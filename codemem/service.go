@@ -182,6 +182,9 @@ func (s *Service) admit(root string) (string, error) {
 	if strings.TrimSpace(root) == "" {
 		return "", invalid("no project_root given: name the repository's directory")
 	}
+	if s.o.Restrict && !filepath.IsAbs(root) {
+		return "", invalid("project_root %s is not an absolute path", root)
+	}
 	c, err := canonical(root)
 	if s.o.Restrict && !s.allowed(c) {
 		return "", mneme.Errorf(mneme.EFORBIDDEN, "%s is not under a directory allowed for code exploration: add it to code.roots in config.json", mneme.Clip(root))

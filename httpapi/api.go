@@ -11,6 +11,7 @@ import (
 	"net/http"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/codemem"
 	"github.com/mneme-ai/mneme/internal/access"
 )
 
@@ -22,6 +23,9 @@ type Config struct {
 	Logger    *slog.Logger   // one line per request; nil: no logs
 	StoreSize func() int64   // bytes on disk, for /metrics; nil: not reported
 	Version   string
+	// Code serves /v1/code/ (codemem.Options.Restrict to code.roots); nil
+	// refuses every repository.
+	Code *codemem.Service
 
 	// AllowedHosts are the Host names answered besides loopback ones
 	// (localhost, 127.0.0.1, [::1]): a name or address on any port, or

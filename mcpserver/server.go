@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/codemem"
 	"github.com/mneme-ai/mneme/internal/access"
 )
 
@@ -24,6 +25,9 @@ type Info struct {
 	Store    string // like "sqlite /path/mneme.db"
 	Embedder string // like "minilm/all-MiniLM-L6-v2 (384 dimensions)"
 	Settings any    // the effective configuration, secrets removed
+	// Code serves the code_context tool (codemem.Options.Restrict to
+	// code.roots); nil refuses every repository.
+	Code *codemem.Service
 }
 
 // EFORBIDDEN is the code of a call the caller's token does not allow (as

@@ -54,11 +54,15 @@ func runServe(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	code, err := c.CodeService()
+	if err != nil {
+		return err
+	}
 	home := c.Home
 	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
 	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: conf.MaxBodyBytes, Logger: log, Version: version(),
-		StoreSize:    func() int64 { return dirSize(home) },
-		MCP:          mcpserver.HTTPHandler(srv, conf.MCP),
+		StoreSize: func() int64 { return dirSize(home) },
+		MCP:       mcpserver.HTTPHandler(srv, conf.MCP), Code: code,
 		AllowedHosts: append(boundHosts(*addr, ln.Addr()), conf.AllowedHosts...), AllowedOrigins: conf.AllowedOrigins})
 	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
