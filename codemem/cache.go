@@ -17,7 +17,7 @@ import (
 
 // FormatVersion is the artifact's format: an artifact of another version
 // is not read, and the repository is rebuilt cold.
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Cache defaults.
 const (
@@ -34,6 +34,7 @@ type artifact struct {
 	Root    string    // canonical root
 	Built   time.Time // when it was built cold: the TTL runs from here
 	Entries []Entry   // sorted by path
+	Compact *Slice    // the compact context slice of Entries, built when they were written
 }
 
 // errVersion is an artifact written in another format.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zeebo/xxh3"
 
@@ -52,13 +53,17 @@ type Stats struct {
 // A nil prev is a cold build: every file is added, and the delta lists no
 // files (it would be the whole listing).
 func scan(root string, prev []Entry, rehash bool) ([]Entry, Delta, Stats, error) {
-	files, _, err := walk.Files([]string{root}, walk.Options{MaxFileSize: maxFileSize})
-	if err != nil {
-		return nil, Delta{}, Stats{}, err
-	}
 	old := make(map[string]*Entry, len(prev))
 	for i := range prev {
 		old[prev[i].Path] = &prev[i]
+	}
+	known := func(rel string, size int64, mod time.Time) bool {
+		p := old[rel]
+		return p != nil && !rehash && p.Size == size && p.MTime == mod.UnixNano()
+	}
+	files, _, err := walk.Files([]string{root}, walk.Options{MaxFileSize: maxFileSize, Known: known})
+	if err != nil {
+		return nil, Delta{}, Stats{}, err
 	}
 	entries := make([]Entry, len(files))
 	var todo []int

@@ -146,8 +146,9 @@ func (s *Service) Run(command string, req Request) (*Envelope, error) {
 		delta = diff(nil, entries, true)
 	}
 	env.Stats, env.Delta, env.entries = stats, delta, entries
-	if env.CacheStatus != Hit || stats.RehashedEntries > 0 || delta.Removed > 0 {
-		a.Entries = entries
+	changed := env.CacheStatus != Hit || stats.RehashedEntries > 0 || delta.Removed > 0 || a.Compact == nil
+	if changed {
+		a.Entries, a.Compact = entries, buildSlice(root, entries, Compact)
 		if err := store(file, a); err != nil {
 			return nil, mneme.InternalError(err, "write the code artifact")
 		}
@@ -156,7 +157,11 @@ func (s *Service) Run(command string, req Request) (*Envelope, error) {
 	} else {
 		touch(file, now)
 	}
-	if command == CmdExplore || command == CmdContext {
+	switch {
+	case command != CmdExplore && command != CmdContext:
+	case detail == Compact:
+		env.Context = a.Compact // the slice is a function of the entries: built once per change
+	default:
 		env.Context = buildSlice(root, entries, detail)
 	}
 	return env, nil

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	commands["bench"] = command{
-		usage:   "bench locomo FILE [--context TOKENS] | bench beir DIR | bench ground LOCOMO_FILE",
+		usage:   "bench locomo FILE [--context TOKENS] | bench beir DIR | bench ground LOCOMO_FILE | bench code PATH",
 		summary: "measure recall quality and speed on an external benchmark, in a temporary data directory",
 		run:     runBench,
 	}
@@ -48,6 +48,9 @@ type modeReport struct {
 }
 
 func runBench(a *app, args []string) error {
+	if len(args) > 0 && args[0] == "code" {
+		return runBenchCode(a, args[1:])
+	}
 	fs := a.flags()
 	a.embedderFlag(fs)
 	keep := fs.Bool("keep", false, "keep the temporary data directory and print its path")
