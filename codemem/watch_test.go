@@ -44,4 +44,3 @@ func TestWatch(t *testing.T) {
 		}
 	}
 }
-
