@@ -85,9 +85,11 @@ func load(file string) (*artifact, error) {
 	return &a, nil
 }
 
-// store writes a atomically: a temporary file in the same directory,
-// synced, then renamed over the old one, so a reader sees the old artifact
-// or the new one, never part of one.
+// store writes a atomically: a temporary file in the same directory, then
+// renamed over the old one, so a reader sees the old artifact or the new
+// one, never part of one. It is not synced: after a crash the file may
+// hold anything, and the checksum makes load refuse it (a cold rebuild of
+// a cache, not lost data), which is cheaper than an fsync on every delta.
 func store(file string, a *artifact) error {
 	var body bytes.Buffer
 	if err := gob.NewEncoder(&body).Encode(a); err != nil {
@@ -106,9 +108,7 @@ func store(file string, a *artifact) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err = tmp.Write(out); err == nil {
-		err = tmp.Sync()
-	}
+	_, err = tmp.Write(out)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
