@@ -1,9 +1,11 @@
 package codemem
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -59,7 +61,11 @@ func TestArtifactLifecycle(t *testing.T) {
 	s := New(Options{CacheDir: t.TempDir(), Now: clk.now})
 
 	expect(t, "first", run(t, s, CmdExplore, root, false), Miss, Stats{3, 0, 3}, [3]int{3, 0, 0})
-	expect(t, "again", run(t, s, CmdExplore, root, false), Hit, Stats{3, 3, 0}, [3]int{})
+	env := run(t, s, CmdExplore, root, false)
+	expect(t, "again", env, Hit, Stats{3, 3, 0}, [3]int{})
+	if b, _ := json.Marshal(env.Context); strings.Contains(string(b), "null") {
+		t.Fatalf("the slice read from the artifact has null lists: %s", b)
+	}
 
 	// Touched but unchanged: rehashed, not modified; then reused.
 	later := time.Now().Add(time.Minute)
@@ -70,7 +76,7 @@ func TestArtifactLifecycle(t *testing.T) {
 	write(t, root, "lib/a.go", "package lib\n\nfunc A() {}\n")
 	write(t, root, "lib/b.go", "package lib\n")
 	os.Remove(filepath.Join(root, "README.md"))
-	env := run(t, s, CmdDelta, root, false)
+	env = run(t, s, CmdDelta, root, false)
 	expect(t, "edited", env, Hit, Stats{3, 1, 2}, [3]int{1, 1, 1})
 	want := []Change{{"README.md", "removed"}, {"lib/a.go", "modified"}, {"lib/b.go", "added"}}
 	if fmt.Sprint(env.Delta.Files) != fmt.Sprint(want) {

@@ -160,7 +160,7 @@ func (s *Service) Run(command string, req Request) (*Envelope, error) {
 	switch {
 	case command != CmdExplore && command != CmdContext:
 	case detail == Compact:
-		env.Context = a.Compact // the slice is a function of the entries: built once per change
+		env.Context = a.Compact.nonNil() // the slice is a function of the entries: built once per change
 	default:
 		env.Context = buildSlice(root, entries, detail)
 	}

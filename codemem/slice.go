@@ -107,6 +107,32 @@ func buildSlice(root string, entries []Entry, detail string) *Slice {
 	return s
 }
 
+// nonNil gives s's lists back the empty values gob drops, so a slice read
+// from an artifact encodes as the one built (arrays, never null).
+func (s *Slice) nonNil() *Slice {
+	if s == nil {
+		return nil
+	}
+	for _, l := range []*[]Count{&s.Languages, &s.TopImports, &s.HotPaths.MostImported} {
+		if *l == nil {
+			*l = []Count{}
+		}
+	}
+	if s.EntryPoints == nil {
+		s.EntryPoints = []EntryPoint{}
+	}
+	if s.HotPaths.RecentlyChanged == nil {
+		s.HotPaths.RecentlyChanged = []string{}
+	}
+	if s.Graph.Nodes == nil {
+		s.Graph.Nodes = []string{}
+	}
+	if s.Graph.Edges == nil {
+		s.Graph.Edges = [][2]int{}
+	}
+	return s
+}
+
 func languages(entries []Entry) []Count {
 	n := map[string]int{}
 	for _, e := range entries {
