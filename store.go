@@ -76,6 +76,11 @@ type VectorStore interface {
 	// CachedVectors returns the cached embeddings of texts (keyed by
 	// TextHash) computed by info.
 	CachedVectors(ctx context.Context, info EmbedderInfo, hashes []string) (map[string][]float32, error)
+	// CacheVectors caches vecs[i], computed by info, as the embedding of the
+	// text whose TextHash is hashes[i], at once (its own transaction): the
+	// Engine keeps each batch as the embedder returns it, so interrupted
+	// work resumes where it stopped. A text already cached keeps its vector.
+	CacheVectors(ctx context.Context, info EmbedderInfo, hashes []string, vecs [][]float32) error
 	// Unembedded returns up to limit non-secret records without a vector
 	// from the home's embedder.
 	Unembedded(ctx context.Context, limit int) ([]*Record, error)

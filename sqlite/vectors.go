@@ -152,3 +152,32 @@ func decodeVector(b []byte) []float32 {
 	}
 	return v
 }
+
+// CacheVectors caches embeddings by text hash in one transaction.
+func (s *Store) CacheVectors(ctx context.Context, info mneme.EmbedderInfo, hashes []string, vecs [][]float32) error {
+	if len(hashes) != len(vecs) {
+		return mneme.Errorf(mneme.EINTERNAL, "cache %d vectors for %d texts", len(vecs), len(hashes))
+	}
+	if len(hashes) == 0 {
+		return nil
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES (?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		id := info.ID()
+		for i, h := range hashes {
+			if len(vecs[i]) != info.Dim {
+				return mneme.Invalid("vector of dimension %d for embedder %s with %d", len(vecs[i]), id, info.Dim)
+			}
+			if _, err := st.ExecContext(ctx, id, info.Version, h, encodeVector(vecs[i])); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return translate(err, "write the embedding cache")
+}

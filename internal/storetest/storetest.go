@@ -42,6 +42,10 @@ func Run(t *testing.T, open Opener) {
 		"IngestEmbeds":           testIngestEmbeds,
 		"VectorSearch":           testVectorSearch,
 		"EmbedsWithContext":      testEmbedsWithContext,
+		"CacheVectors":           testCacheVectors,
+		"IngestResumes":          testIngestResumes,
+		"ImportResumes":          testImportResumes,
+		"ReindexResumes":         testReindexResumes,
 	}
 	names := make([]string, 0, len(tests))
 	for n := range tests {
