@@ -9,7 +9,8 @@ import (
 // below. Every implementation passes the contract suite in
 // internal/storetest, role by role. Abilities beyond these (index health,
 // and the caches and logs to come) are optional roles a backend may
-// implement, found by type assertion (see HealthChecker).
+// implement, found by type assertion (see HealthChecker and
+// IntegrityChecker).
 type Store interface {
 	RecordStore
 	SearchStore
@@ -95,10 +96,22 @@ type HealthChecker interface {
 	Health(ctx context.Context) ([]HealthCheck, error)
 }
 
-// HealthCheck is one health check's outcome.
+// IntegrityChecker is an optional role: a store that can verify the files
+// it keeps (every page of a database file), for `mneme doctor`. The quick
+// check reads the structure of everything; deep also checks that every
+// index agrees with its table, which takes longer. A damaged store is a
+// failed check that names the fix, not an error: the error is for a check
+// that could not run.
+type IntegrityChecker interface {
+	Integrity(ctx context.Context, deep bool) (HealthCheck, error)
+}
+
+// HealthCheck is one health check's outcome. A warning is a check that
+// passed with a caveat worth fixing (OK stays true).
 type HealthCheck struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
+	Warn   bool   `json:"warn,omitempty"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
 }
