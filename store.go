@@ -152,6 +152,25 @@ func (w *WriteResult) Add(o WriteResult) {
 	w.Chunks += o.Chunks
 }
 
+// SalvageResult counts what a repair saved from a damaged store into a new
+// one, and what it could not read.
+type SalvageResult struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Records    int    `json:"records"`           // records saved, with their ids, times, status and links
+	Vectors    int    `json:"vectors"`           // of them, with their vector
+	Unembedded int    `json:"unembedded"`        // non-secret records saved without a vector (reindex embeds them)
+	Documents  int    `json:"documents"`         // ingested documents
+	Cached     int    `json:"cached_embeddings"` // embedding cache entries
+	// UnreadableRecords counts the records the store knew of (its
+	// indexes list them) that could not be read.
+	UnreadableRecords int `json:"unreadable_records"`
+	// UnreadableRows counts the other rows on damaged pages (vectors,
+	// documents, cache, settings); rows that might not exist are counted
+	// where the damage hides whether they do.
+	UnreadableRows int `json:"unreadable_rows"`
+}
+
 // Document is an ingested file: its chunks are records whose source names it.
 type Document struct {
 	ID        string    `json:"id"`
