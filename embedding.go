@@ -78,10 +78,10 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int) er
 	if err != nil {
 		return err
 	}
-	vecs, err := e.embedTexts(ctx, texts, kept)
+	vecs, uncached, err := e.embedTexts(ctx, texts, kept)
 	for i, r := range todo {
 		if err == nil {
-			r.Vector, r.EmbedHash = vecs[i], TextHash(texts[i])
+			r.Vector, r.EmbedHash = vecs[i], uncached[i]
 		}
 	}
 	return err
@@ -144,8 +144,10 @@ func sortedByEvent(recs []*Record) []*Record {
 // set (writes), work of more than one batch caches each batch as the
 // embedder returns it and counts it in *kept, so a write stopped midway
 // resumes from the cache when it runs again; a single batch is cached by
-// the write itself, at no extra cost.
-func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) ([][]float32, error) {
+// the write itself, at no extra cost. uncached[i] is the cache key of
+// texts[i] when its vector is not in the cache yet (the write caches it),
+// else "".
+func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) (vecs [][]float32, uncached []string, err error) {
 	info := e.embedder.Info()
 	hashes := make([]string, len(texts))
 	for i, t := range texts {
@@ -153,9 +155,10 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) ([][
 	}
 	cached, err := e.store.CachedVectors(ctx, info, hashes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([][]float32, len(texts))
+	uncached = make([]string, len(texts))
 	var missing []int
 	for i, h := range hashes {
 		if v, ok := cached[h]; ok && len(v) == info.Dim {
@@ -167,7 +170,7 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) ([][
 	keep := kept != nil && len(missing) > EmbedBatch
 	for start := 0; start < len(missing); start += EmbedBatch {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		idx := missing[start:min(start+EmbedBatch, len(missing))]
 		batch := make([]string, len(idx))
@@ -179,7 +182,7 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) ([][
 			err = CheckVectors(info, batch, vecs)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if keep {
 			batchHashes := make([]string, len(idx))
@@ -187,16 +190,19 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) ([][
 				batchHashes[j] = hashes[i]
 			}
 			if err := e.store.CacheVectors(ctx, info, batchHashes, vecs); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			*kept += len(idx)
 		}
 		for j, i := range idx {
 			out[i] = vecs[j]
+			if !keep {
+				uncached[i] = hashes[i]
+			}
 		}
 		e.progress("embed", start+len(idx), len(missing))
 	}
-	return out, nil
+	return out, uncached, nil
 }
 
 // Embed returns the vectors of texts from the configured embedder (through
@@ -210,7 +216,8 @@ func (e *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error)
 			return nil, err
 		}
 	}
-	return e.embedTexts(ctx, texts, nil)
+	vecs, _, err := e.embedTexts(ctx, texts, nil)
+	return vecs, err
 }
 
 // ReindexResult counts what Reindex did.

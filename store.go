@@ -67,7 +67,7 @@ type DocumentStore interface {
 
 // VectorStore keeps the records' embeddings from the home's embedder, and
 // the embedding cache. Writes store each record's Vector (if set) as coming
-// from the home's embedder, and cache it by text.
+// from the home's embedder, and cache it under its EmbedHash (if set).
 type VectorStore interface {
 	// HomeEmbedder returns the embedder the stored vectors come from, if any.
 	HomeEmbedder(ctx context.Context) (EmbedderInfo, bool, error)
@@ -85,7 +85,8 @@ type VectorStore interface {
 	// Unembedded returns up to limit non-secret records without a vector
 	// from the home's embedder.
 	Unembedded(ctx context.Context, limit int) ([]*Record, error)
-	// PutVectors stores the Vector of each record (by id) and caches it.
+	// PutVectors stores the Vector of each record (by id) and caches it
+	// under its EmbedHash (if set).
 	PutVectors(ctx context.Context, recs []*Record) error
 }
 
