@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -80,6 +81,8 @@ func Salvage(ctx context.Context, from, to string) (mneme.SalvageResult, error) 
 func checkNewHome(from, to string) error {
 	if a, b := absPath(from), absPath(to); a == b {
 		return mneme.Invalid("the new data directory must not be the damaged one (%s): choose another with --to", from)
+	} else if strings.HasPrefix(b, a+string(filepath.Separator)) {
+		return mneme.Invalid("the new data directory must not be inside the damaged one (%s), which repair leaves as it is: choose another with --to", from)
 	}
 	if fi, fe := os.Stat(from); fe == nil {
 		if ti, te := os.Stat(to); te == nil && os.SameFile(fi, ti) {

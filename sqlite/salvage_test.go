@@ -187,7 +187,7 @@ func TestSalvageRefuses(t *testing.T) {
 	home := populated(t, 10)
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "x"), nil, 0o600)
-	for _, to := range []string{home, full, home + "/."} {
+	for _, to := range []string{home, full, home + "/.", filepath.Join(home, "sub")} {
 		if _, err := sqlite.Salvage(ctx, home, to); mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), "--to") {
 			t.Fatalf("salvage into %s: %v", to, err)
 		}
