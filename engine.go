@@ -51,10 +51,18 @@ func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions
 	if err := e.prepareAll(ctx, "remember", recs, opts); err != nil {
 		return WriteResult{}, err
 	}
-	if err := e.embedRecords(ctx, recs); err != nil {
-		return WriteResult{}, err
+	return e.write(ctx, recs, ModeRemember)
+}
+
+// write embeds recs and stores them in one transaction; an interrupted
+// write says what it kept.
+func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode) (WriteResult, error) {
+	kept := 0
+	if err := e.embedRecords(ctx, recs, &kept); err != nil {
+		return WriteResult{}, stopped(ctx, err, kept, 0)
 	}
-	return e.store.Put(ctx, recs, ModeRemember, e.now().UTC())
+	res, err := e.store.Put(ctx, recs, mode, e.now().UTC())
+	return res, stopped(ctx, err, kept, 0)
 }
 
 // Import stores records as exported: ids, times, status and links kept.
@@ -65,10 +73,7 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 	if err := e.importable(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
-	if err := e.embedRecords(ctx, recs); err != nil {
-		return WriteResult{}, err
-	}
-	return e.store.Put(ctx, recs, ModeImport, e.now().UTC())
+	return e.write(ctx, recs, ModeImport)
 }
 
 // Check validates a record as Remember would, without storing it: surfaces

@@ -63,7 +63,7 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 		p, err := e.planFile(ctx, f, o)
 		switch {
 		case err != nil && ErrorCode(err) != EINVALID:
-			return res, err
+			return res, stopped(ctx, err, 0, 0)
 		case err != nil:
 			problems = append(problems, f.URI+": "+rawMessage(err))
 		case p == nil:
@@ -86,14 +86,15 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 	for _, p := range plan {
 		chunks = append(chunks, p.chunks...)
 	}
-	if err := e.embedRecords(ctx, chunks); err != nil {
-		return res, err
+	kept := 0
+	if err := e.embedRecords(ctx, chunks, &kept); err != nil {
+		return res, stopped(ctx, err, kept, 0)
 	}
 	now := e.now().UTC()
 	for i, p := range plan {
 		w, err := e.store.PutDocument(ctx, p.doc, p.chunks, now)
 		if err != nil {
-			return res, err
+			return res, stopped(ctx, err, kept, res.Inserted+res.Updated)
 		}
 		res.Add(w)
 		e.progress("ingest", i+1, len(plan))
