@@ -81,11 +81,11 @@ func checkFound(name string, v *string, found []secret.Finding, limit int, redac
 	case !redact:
 		return credentialError(name, *v, found)
 	case limit == 0:
-		return Invalid("%s contains a credential (%s), which cannot be masked in a %s: use another name", name, describeIn(*v, found), name)
+		return Invalid("%s contains a credential (%s), which cannot be masked in a %s: use another name", name, describeIn(name, *v, found), name)
 	}
 	masked := secret.Mask(*v, found)
 	if len(masked) > limit {
-		return Invalid("%s is %d bytes once its credential (%s) is masked, over the limit of %d: leave the credential out", name, len(masked), describeIn(*v, found), limit)
+		return Invalid("%s is %d bytes once its credential (%s) is masked, over the limit of %d: leave the credential out", name, len(masked), describeIn(name, *v, found), limit)
 	}
 	*v = masked
 	return nil
@@ -96,12 +96,13 @@ func credentialError(name, v string, found []secret.Finding) error {
 	if name == "text" {
 		what = "the text" // the message every surface has always given
 	}
-	return Invalid("%s contains a credential (%s), so nothing was written: store it as secret (--sensitivity secret) or mask the values (--redact)", what, describeIn(v, found))
+	return Invalid("%s contains a credential (%s), so nothing was written: store it as secret (--sensitivity secret) or mask the values (--redact)", what, describeIn(name, v, found))
 }
 
-// describeIn says what was found, with line numbers only where v has lines.
-func describeIn(v string, found []secret.Finding) string {
-	if strings.Contains(v, "\n") {
+// describeIn says what was found in the field name, with line numbers in
+// the text and wherever else v has lines.
+func describeIn(name, v string, found []secret.Finding) string {
+	if name == "text" || strings.Contains(v, "\n") {
 		return secret.Describe(found)
 	}
 	return secret.DescribeKinds(found)

@@ -123,10 +123,19 @@ func TestCredentialMessage(t *testing.T) {
 	if msg(err) != want {
 		t.Fatalf("message = %q\nwant      %q", msg(err), want)
 	}
-	// The text keeps its message, lines included.
-	err = mneme.Check(mneme.Record{Text: "a\npassword=hunter22"}, mneme.WriteOptions{})
-	if want := "the text contains a credential (a password assignment on line 2), so nothing was written"; !strings.HasPrefix(msg(err), want) {
-		t.Fatalf("text message = %q", msg(err))
+	// The text keeps its message, lines included; other fields give lines
+	// only when they have several.
+	for _, tc := range []struct {
+		r    mneme.Record
+		want string
+	}{
+		{mneme.Record{Text: "password=hunter22"}, "the text contains a credential (a password assignment on line 1), so nothing was written"},
+		{mneme.Record{Text: "x", Title: "a\npassword=hunter22"}, "title contains a credential (a password assignment on line 2)"},
+		{mneme.Record{Text: "x", Title: "password=hunter22"}, "title contains a credential (a password assignment), so"},
+	} {
+		if err := mneme.Check(tc.r, mneme.WriteOptions{}); !strings.HasPrefix(msg(err), tc.want) {
+			t.Errorf("message = %q, want %q", msg(err), tc.want)
+		}
 	}
 }
 
