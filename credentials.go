@@ -3,9 +3,7 @@ package mneme
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -109,129 +107,214 @@ func describeIn(name, v string, found []secret.Finding) string {
 }
 
 // checkMeta checks every key and string of meta, a JSON object, and
-// returns it with redact's masks (re-encoded compact, key order, numbers
-// and duplicate keys kept), or as it was when nothing was masked. A string
-// stored under a key that names a secret ("db_password") counts whole, as
-// "db_password": "…" would in a text. Meta that is not a JSON object is
-// left to validation, which refuses it.
+// returns it with redact's masks (each masked string re-encoded in place,
+// everything else as it was: key order, numbers, duplicate keys), or as it
+// was when nothing was masked. A string stored under a key that names a
+// secret ("db_password") counts whole, as "db_password": "…" would in a
+// text. Meta that is not one JSON object is left to validation.
+//
+// Scanning each string on its own costs a scan's fixed overhead per key
+// and value, several times the cost of scanning their bytes, so a first
+// walk gathers them into one text, a line apart (no detector matches
+// across lines but a private key block, which is a credential either way),
+// and only the strings that this one scan flags, or that sit under a
+// secret's name, are walked again and scanned on their own.
 func checkMeta(meta json.RawMessage, redact bool) (json.RawMessage, error) {
-	meta = bytes.TrimSpace(meta)
-	if len(meta) == 0 || meta[0] != '{' {
+	t := bytes.TrimSpace(meta)
+	if len(t) == 0 || t[0] != '{' {
 		return meta, nil
 	}
-	w := metaWalker{dec: json.NewDecoder(bytes.NewReader(meta)), redact: redact}
-	w.dec.UseNumber()
-	w.enc = json.NewEncoder(&w.out)
-	w.enc.SetEscapeHTML(false)
-	err := w.value("meta", "")
-	if err == nil {
-		if _, err = w.dec.Token(); err == io.EOF {
-			err = nil
-		} else if err == nil {
-			err = errors.New("data after the object")
-		}
-	}
-	var found *Error
-	switch {
-	case errors.As(err, &found):
-		return meta, err
-	case err != nil || !w.changed:
+	w := metaWalker{t: t, redact: redact, gather: true}
+	if end, err := w.value(0, ""); err != nil || w.skip(end) != len(t) {
 		return meta, nil // not one JSON object: validation says so
 	}
-	return w.out.Bytes(), nil
+	found := secret.Scan(string(w.joint))
+	if len(found) == 0 && len(w.named) == 0 {
+		return meta, nil
+	}
+	w.check = make([]bool, len(w.spans))
+	for _, n := range w.named {
+		w.check[n] = true
+	}
+	j := 0
+	for _, f := range found { // spans and findings are both in order
+		for j+1 < len(w.spans) && w.spans[j+1] <= f.Start {
+			j++
+		}
+		w.check[j] = true // the string holding the finding's start
+	}
+	w.gather, w.n = false, 0
+	if _, err := w.value(0, ""); err != nil {
+		return meta, err
+	}
+	if w.out == nil {
+		return meta, nil
+	}
+	return append(w.out, t[w.copied:]...), nil
 }
 
-// metaWalker walks meta token by token, writing it back when it masks.
+// errNotJSON stops a walk of meta that is not valid JSON.
+var errNotJSON = Invalid("meta is not valid JSON")
+
+// metaWalker walks meta, the bytes t, twice: to gather its strings, then to
+// check those flagged, with their paths (built only to name a finding).
 type metaWalker struct {
-	dec     *json.Decoder
-	enc     *json.Encoder
-	out     bytes.Buffer
-	redact  bool
-	changed bool
+	t      []byte
+	redact bool
+	gather bool
+
+	joint []byte // gathered strings, "\n\n" after each
+	spans []int  // where each string starts in joint
+	named []int  // the strings stored under a secret's name
+	check []bool // per string: scan it on its own
+	n     int    // strings walked so far
+
+	path   []string // ".key", `["odd key"]` or "[3]" per level below meta
+	out    []byte   // t with the masks, once there is one
+	copied int      // t[:copied] is in out
 }
 
-// value walks the value at path; name is the nearest key above it.
-func (w *metaWalker) value(path, name string) error {
-	tok, err := w.dec.Token()
-	if err != nil {
-		return err
+// value walks the value at i (blanks first) and returns where it ends;
+// name is the nearest key above it.
+func (w *metaWalker) value(i int, name string) (int, error) {
+	t := w.t
+	i = w.skip(i)
+	if i >= len(t) {
+		return 0, errNotJSON
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		end := byte('}')
-		if t == '[' {
-			end = ']'
+	switch c := t[i]; c {
+	case '{', '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
 		}
-		w.write(string(t))
-		for i := 0; w.dec.More(); i++ {
-			if i > 0 {
-				w.write(",")
+		i = w.skip(i + 1)
+		for n := 0; ; n++ {
+			if i >= len(t) {
+				return 0, errNotJSON
 			}
-			elem := path + "[" + strconv.Itoa(i) + "]"
-			if t == '{' {
-				tok, err := w.dec.Token()
-				if err != nil {
-					return err
+			if t[i] == closer {
+				return i + 1, nil
+			}
+			if n > 0 {
+				if t[i] != ',' {
+					return 0, errNotJSON
 				}
-				key, _ := tok.(string)
-				masked, err := w.str("a key in "+path, key, secret.Scan(key))
-				if err != nil {
-					return err
+				i = w.skip(i + 1)
+			}
+			elemName, seg := name, ""
+			if c == '{' {
+				if i >= len(t) || t[i] != '"' {
+					return 0, errNotJSON
 				}
-				elem, name = keyPath(path, masked), key
-				w.write(":")
+				key, masked, end, err := w.str(i, "", true)
+				if err != nil {
+					return 0, err
+				}
+				if i = w.skip(end); i >= len(t) || t[i] != ':' {
+					return 0, errNotJSON
+				}
+				i, elemName = i+1, key
+				if !w.gather {
+					seg = keySegment(masked)
+				}
+			} else if !w.gather {
+				seg = "[" + strconv.Itoa(n) + "]"
 			}
-			if err := w.value(elem, name); err != nil {
-				return err
+			w.path = append(w.path, seg)
+			end, err := w.value(i, elemName)
+			w.path = w.path[:len(w.path)-1]
+			if err != nil {
+				return 0, err
 			}
+			i = w.skip(end)
 		}
-		if _, err := w.dec.Token(); err != nil {
-			return err
-		}
-		w.write(string(end))
-	case string:
-		_, err := w.str(path, t, secret.ScanNamed(name, t))
-		return err
-	case json.Number:
-		w.write(t.String())
-	case bool:
-		w.write(strconv.FormatBool(t))
-	case nil:
-		w.write("null")
+	case '"':
+		_, _, end, err := w.str(i, name, false)
+		return end, err
 	}
-	return nil
+	start := i
+	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] >= '0' && t[i] <= '9' || strings.IndexByte("+-.E", t[i]) >= 0) {
+		i++ // a number, true, false or null
+	}
+	if i == start {
+		return 0, errNotJSON
+	}
+	return i, nil
 }
 
-// str checks one string (a key or a value) and writes it, masked.
-func (w *metaWalker) str(name, s string, found []secret.Finding) (string, error) {
-	if err := checkFound(name, &s, found, MaxMetaBytes, w.redact); err != nil {
-		return s, err
+func (w *metaWalker) skip(i int) int {
+	for i < len(w.t) && (w.t[i] == ' ' || w.t[i] == '\t' || w.t[i] == '\r' || w.t[i] == '\n') {
+		i++
 	}
-	if w.redact {
-		w.changed = w.changed || len(found) > 0
-		if err := w.enc.Encode(s); err != nil {
-			return s, err
+	return i
+}
+
+// str gathers or checks the string at i, a key of the object at the
+// current path or a value stored under name, and masks it. It returns the
+// string, the string as masked, and where it ends.
+func (w *metaWalker) str(i int, name string, key bool) (s, masked string, end int, err error) {
+	t, escaped := w.t, false
+	for end = i + 1; end < len(t) && t[end] != '"'; end++ {
+		if t[end] < ' ' {
+			return "", "", 0, errNotJSON
 		}
-		w.out.Truncate(w.out.Len() - 1) // Encode's newline
+		if t[end] == '\\' {
+			end++
+			escaped = true
+		}
 	}
-	return s, nil
+	if end >= len(t) {
+		return "", "", 0, errNotJSON
+	}
+	end++
+	raw := t[i+1 : end-1]
+	n := w.n
+	w.n++
+	if escaped {
+		if json.Unmarshal(t[i:end], &s) != nil {
+			return "", "", 0, errNotJSON
+		}
+	} else {
+		s = string(raw)
+	}
+	if w.gather {
+		w.spans = append(w.spans, len(w.joint))
+		w.joint = append(append(w.joint, s...), '\n', '\n')
+		if !key && secret.SecretName(name) {
+			w.named = append(w.named, n)
+		}
+		return s, s, end, nil
+	}
+	if !w.check[n] {
+		return s, s, end, nil
+	}
+	var found []secret.Finding
+	field := "meta" + strings.Join(w.path, "")
+	if key {
+		found, field = secret.Scan(s), "a key in "+field
+	} else {
+		found = secret.ScanNamed(name, s)
+	}
+	masked = s
+	if err := checkFound(field, &masked, found, MaxMetaBytes, w.redact); err != nil || len(found) == 0 {
+		return s, s, end, err
+	}
+	enc, _ := json.Marshal(masked) // valid UTF-8 as far as s was; masks are ASCII
+	w.out = append(append(w.out, t[w.copied:i]...), enc...)
+	w.copied = end
+	return s, masked, end, nil
 }
 
-func (w *metaWalker) write(s string) {
-	if w.redact {
-		w.out.WriteString(s)
-	}
-}
-
-// keyPath names a meta field: meta.db.url, or meta["odd key"].
-func keyPath(path, key string) string {
+// keySegment names a meta key in a path: .db_url, or ["odd key"].
+func keySegment(key string) string {
 	plain := key != ""
 	for i := 0; i < len(key) && plain; i++ {
 		c := key[i]
 		plain = 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 	}
 	if plain {
-		return path + "." + key
+		return "." + key
 	}
-	return fmt.Sprintf("%s[%q]", path, key)
+	return fmt.Sprintf("[%q]", key)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -306,4 +307,56 @@ func TestCredentialIngest(t *testing.T) {
 			t.Fatalf("redacted ingest stored %s", b)
 		}
 	}
+}
+
+// typicalRecord has every string field filled as an agent writes them.
+func typicalRecord() mneme.Record {
+	return mneme.Record{
+		Title: "Deploy rollback procedure",
+		Text: "To roll back a deploy, run `make rollback TAG=v1.42.0` from the ops repo; the script drains the " +
+			"blue pool, flips the load balancer to green and waits for health checks (about 90 s). Check the " +
+			"dashboard at https://grafana.example.com/d/deploys before and after. If the database migration " +
+			"already ran, restore from the nightly snapshot instead: the migration is not reversible. The on-call " +
+			"engineer owns the decision; page #ops-oncall if unsure. Tokens for the deploy bot live in the vault.",
+		Kind: "procedure", Key: "ops/deploy-rollback", Tags: []string{"ops", "deploy", "rollback", "runbook"},
+		Source:    &mneme.Source{URI: "https://github.com/acme/ops/blob/main/docs/rollback.md", LineStart: 12, LineEnd: 40},
+		SessionID: "sess-2026-06-01-7f3a", RunID: "run-0192f0c1", Speaker: "ops-agent",
+		Meta: json.RawMessage(`{"ticket":"OPS-1234","owner":"alice@example.com","reviewed":true,"version":3,` +
+			`"links":{"runbook":"https://wiki.example.com/ops/rollback","dashboard":"https://grafana.example.com/d/deploys"},"services":["api","web","worker"]}`),
+	}
+}
+
+// BenchmarkCheckRecord is the write-time check (credentials in every field,
+// then validation) of a typical record; the title+text sub-benchmark is the
+// same record with only those fields, which is what was scanned before.
+func BenchmarkCheckRecord(b *testing.B) {
+	full := typicalRecord()
+	short := mneme.Record{Title: full.Title, Text: full.Text}
+	for _, bc := range []struct {
+		name string
+		r    mneme.Record
+	}{{"all-fields", full}, {"title+text", short}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := mneme.Check(bc.r, mneme.WriteOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("meta-64KiB", func(b *testing.B) {
+		var m strings.Builder
+		m.WriteString(`{"n":0`)
+		for i := 0; m.Len() < mneme.MaxMetaBytes-200; i++ {
+			m.WriteString(`,"field_` + strconv.Itoa(i) + `":"https://example.com/a?b=c and some words"`)
+		}
+		m.WriteString("}")
+		r := mneme.Record{Text: "x", Meta: json.RawMessage(m.String())}
+		b.SetBytes(int64(m.Len()))
+		for b.Loop() {
+			if err := mneme.Check(r, mneme.WriteOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -79,6 +79,13 @@ func ScanNamed(name, value string) []Finding {
 	return s.finish()
 }
 
+// SecretName reports whether a value stored under name counts whole in
+// ScanNamed: the name's last word is a secret's (password, api_key, token).
+func SecretName(name string) bool {
+	kind, _ := keyName(name, "")
+	return kind != ""
+}
+
 func (s *scanner) scan() {
 	s.privateKeys()
 	s.tokens()
