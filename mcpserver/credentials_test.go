@@ -37,6 +37,24 @@ func TestRememberCredentialInAnyField(t *testing.T) {
 		t.Fatalf("refused writes stored %d records", st.Total)
 	}
 
+	// update goes through the same check.
+	var seed mneme.WriteResult
+	structured(t, call(t, cs, "remember", args{"text": "the deploy runs at noon", "tags": "ops"}), &seed)
+	for _, c := range []struct {
+		args args
+		want string
+	}{
+		{args{"id": seed.ID, "tags": []string{"ops", token}}, "EINVALID: tags[1] contains a credential (a GitHub token)"},
+		{args{"id": seed.ID, "meta": args{"db_url": "postgres://app:Sup3rS3cret@db/app"}}, "EINVALID: meta.db_url contains a credential"},
+	} {
+		if res := call(t, cs, "update", c.args); !res.IsError || !strings.HasPrefix(text(res), c.want) {
+			t.Errorf("update %v: %s\nwant %q", c.args, text(res), c.want)
+		}
+	}
+	if r, _ := eng.Get(ctx, seed.ID, mneme.Internal); len(r.Tags) != 1 || r.Meta != nil {
+		t.Fatalf("a refused update was stored: %+v", r)
+	}
+
 	var w mneme.WriteResult
 	structured(t, call(t, cs, "remember", args{"text": "deploy notes", "tags": []string{"token=" + token},
 		"meta": args{"db_url": "postgres://app:Sup3rS3cret@db/app"}, "source": "https://deploy:Tok3nValue42@git.example.org/o/r", "redact": true}), &w)

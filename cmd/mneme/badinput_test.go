@@ -74,6 +74,8 @@ func TestBadInput(t *testing.T) {
 		{"credential in meta", "", []string{"remember", "x", "--meta", "db_url=postgres://app:Sup3rS3cret@db/app"}, 2, "meta.db_url contains a credential (a password in a connection string)"},
 		{"credential in source", "", []string{"remember", "x", "--source", "https://deploy:Tok3nValue42@git.example.org/o/r"}, 2, "source.uri contains a credential"},
 		{"credential in speaker", "", []string{"remember", "x", "--speaker", "bot password=hunter22"}, 2, "speaker contains a credential"},
+		{"update credential in tags", "", []string{"update", id, "--tags", "ops,token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}, 2, "tags[1] contains a credential (a GitHub token)"},
+		{"update credential in meta", "", []string{"update", id, "--meta", "db_url=postgres://app:Sup3rS3cret@db/app"}, 2, "meta.db_url contains a credential"},
 		{"import credential in meta", "", []string{"import", file("i8.jsonl", "{\"text\":\"ok one\"}\n{\"text\":\"ok two\",\"meta\":{\"db\":{\"password\":\"hunter22\"}}}\n")}, 2, "line 2: meta.db.password contains a credential"},
 		{"ingest credential in tags", "", []string{"ingest", file("doc.md", "# Doc\n\nplain\n"), "--tags", "docs,api_key=abcd1234efgh5678"}, 2, "tags[1] contains a credential"},
 		{"import hash mismatch", "", []string{"import", file("i6.jsonl", `{"text":"x","content_hash":"abc"}`)}, 2, "content_hash does not match"},
