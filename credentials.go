@@ -124,8 +124,8 @@ func checkMeta(meta json.RawMessage, redact bool) (json.RawMessage, error) {
 	if len(t) == 0 || t[0] != '{' {
 		return meta, nil
 	}
-	w := metaWalker{t: t, redact: redact, gather: true}
-	if end, err := w.value(0, ""); err != nil || w.skip(end) != len(t) {
+	w := metaWalker{t: t, redact: redact, gather: true, joint: make([]byte, 0, len(t)+len(t)/4)}
+	if end, err := w.value(0, "", false); err != nil || w.skip(end) != len(t) {
 		return meta, nil // not one JSON object: validation says so
 	}
 	found := secret.Scan(string(w.joint))
@@ -144,7 +144,7 @@ func checkMeta(meta json.RawMessage, redact bool) (json.RawMessage, error) {
 		w.check[j] = true // the string holding the finding's start
 	}
 	w.gather, w.n = false, 0
-	if _, err := w.value(0, ""); err != nil {
+	if _, err := w.value(0, "", false); err != nil {
 		return meta, err
 	}
 	if w.out == nil {
@@ -175,8 +175,9 @@ type metaWalker struct {
 }
 
 // value walks the value at i (blanks first) and returns where it ends;
-// name is the nearest key above it.
-func (w *metaWalker) value(i int, name string) (int, error) {
+// name is the nearest key above it (when checking), named whether that
+// names a secret (when gathering).
+func (w *metaWalker) value(i int, name string, named bool) (int, error) {
 	t := w.t
 	i = w.skip(i)
 	if i >= len(t) {
@@ -202,27 +203,31 @@ func (w *metaWalker) value(i int, name string) (int, error) {
 				}
 				i = w.skip(i + 1)
 			}
-			elemName, seg := name, ""
+			elemName, elemNamed, seg := name, named, ""
 			if c == '{' {
-				if i >= len(t) || t[i] != '"' {
-					return 0, errNotJSON
+				raw, end, escaped, err := w.span(i)
+				if err != nil {
+					return 0, err
 				}
-				key, masked, end, err := w.str(i, "", true)
+				if w.gather {
+					elemNamed, err = w.gatherStr(raw, escaped, true)
+				} else {
+					var masked string
+					elemName, masked, err = w.checkStr(i, end, raw, escaped, "", true)
+					seg = keySegment(masked)
+				}
 				if err != nil {
 					return 0, err
 				}
 				if i = w.skip(end); i >= len(t) || t[i] != ':' {
 					return 0, errNotJSON
 				}
-				i, elemName = i+1, key
-				if !w.gather {
-					seg = keySegment(masked)
-				}
+				i++
 			} else if !w.gather {
 				seg = "[" + strconv.Itoa(n) + "]"
 			}
 			w.path = append(w.path, seg)
-			end, err := w.value(i, elemName)
+			end, err := w.value(i, elemName, elemNamed)
 			w.path = w.path[:len(w.path)-1]
 			if err != nil {
 				return 0, err
@@ -230,7 +235,15 @@ func (w *metaWalker) value(i int, name string) (int, error) {
 			i = w.skip(end)
 		}
 	case '"':
-		_, _, end, err := w.str(i, name, false)
+		raw, end, escaped, err := w.span(i)
+		if err == nil && w.gather {
+			if named {
+				w.named = append(w.named, w.n)
+			}
+			_, err = w.gatherStr(raw, escaped, false)
+		} else if err == nil {
+			_, _, err = w.checkStr(i, end, raw, escaped, name, false)
+		}
 		return end, err
 	}
 	start := i
@@ -250,14 +263,16 @@ func (w *metaWalker) skip(i int) int {
 	return i
 }
 
-// str gathers or checks the string at i, a key of the object at the
-// current path or a value stored under name, and masks it. It returns the
-// string, the string as masked, and where it ends.
-func (w *metaWalker) str(i int, name string, key bool) (s, masked string, end int, err error) {
-	t, escaped := w.t, false
+// span finds the string at i: its raw bytes between the quotes, where it
+// ends, and whether it has escapes.
+func (w *metaWalker) span(i int) (raw []byte, end int, escaped bool, err error) {
+	t := w.t
+	if i >= len(t) || t[i] != '"' {
+		return nil, 0, false, errNotJSON
+	}
 	for end = i + 1; end < len(t) && t[end] != '"'; end++ {
 		if t[end] < ' ' {
-			return "", "", 0, errNotJSON
+			return nil, 0, false, errNotJSON
 		}
 		if t[end] == '\\' {
 			end++
@@ -265,29 +280,56 @@ func (w *metaWalker) str(i int, name string, key bool) (s, masked string, end in
 		}
 	}
 	if end >= len(t) {
-		return "", "", 0, errNotJSON
+		return nil, 0, false, errNotJSON
 	}
-	end++
-	raw := t[i+1 : end-1]
-	n := w.n
+	return t[i+1 : end], end + 1, escaped, nil
+}
+
+func unescape(raw []byte) (string, error) {
+	var s string
+	if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err != nil {
+		return "", errNotJSON
+	}
+	return s, nil
+}
+
+// gatherStr adds a string to the joint text; for a key, it reports whether
+// the key names a secret.
+func (w *metaWalker) gatherStr(raw []byte, escaped, key bool) (named bool, err error) {
+	w.spans = append(w.spans, len(w.joint))
 	w.n++
 	if escaped {
-		if json.Unmarshal(t[i:end], &s) != nil {
-			return "", "", 0, errNotJSON
+		s, err := unescape(raw)
+		if err != nil {
+			return false, err
 		}
+		w.joint = append(w.joint, s...)
+		named = key && secret.SecretName(s)
 	} else {
-		s = string(raw)
+		w.joint = append(w.joint, raw...)
+		named = key && secret.SecretName(string(raw))
 	}
-	if w.gather {
-		w.spans = append(w.spans, len(w.joint))
-		w.joint = append(append(w.joint, s...), '\n', '\n')
-		if !key && secret.SecretName(name) {
-			w.named = append(w.named, n)
+	w.joint = append(w.joint, '\n', '\n')
+	return named, nil
+}
+
+// checkStr checks the string t[i:end] (raw between its quotes), a key of
+// the object at the current path or a value stored under name, if the
+// gathering flagged it, and masks it. It returns the string and the string
+// as masked.
+func (w *metaWalker) checkStr(i, end int, raw []byte, escaped bool, name string, key bool) (s, masked string, err error) {
+	n := w.n
+	w.n++
+	if !w.check[n] && !key {
+		return "", "", nil
+	}
+	if s = string(raw); escaped {
+		if s, err = unescape(raw); err != nil {
+			return "", "", err
 		}
-		return s, s, end, nil
 	}
 	if !w.check[n] {
-		return s, s, end, nil
+		return s, s, nil
 	}
 	var found []secret.Finding
 	field := "meta" + strings.Join(w.path, "")
@@ -298,12 +340,12 @@ func (w *metaWalker) str(i int, name string, key bool) (s, masked string, end in
 	}
 	masked = s
 	if err := checkFound(field, &masked, found, MaxMetaBytes, w.redact); err != nil || len(found) == 0 {
-		return s, s, end, err
+		return s, s, err
 	}
 	enc, _ := json.Marshal(masked) // valid UTF-8 as far as s was; masks are ASCII
-	w.out = append(append(w.out, t[w.copied:i]...), enc...)
+	w.out = append(append(w.out, w.t[w.copied:i]...), enc...)
 	w.copied = end
-	return s, masked, end, nil
+	return s, masked, nil
 }
 
 // keySegment names a meta key in a path: .db_url, or ["odd key"].
