@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme/internal/secret"
 )
@@ -246,12 +247,46 @@ func (w *metaWalker) value(i int, name string, named bool) (int, error) {
 		}
 		return end, err
 	}
-	start := i
-	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] >= '0' && t[i] <= '9' || strings.IndexByte("+-.E", t[i]) >= 0) {
-		i++ // a number, true, false or null
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if bytes.HasPrefix(t[i:], []byte(lit)) {
+			return i + len(lit), nil
+		}
 	}
-	if i == start {
+	return number(t, i)
+}
+
+// number returns where the JSON number at i ends:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func number(t []byte, i int) (int, error) {
+	digits := func(i int) (int, bool) {
+		j := i
+		for j < len(t) && '0' <= t[j] && t[j] <= '9' {
+			j++
+		}
+		return j, j > i
+	}
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	var ok bool
+	if i < len(t) && t[i] == '0' {
+		i++
+	} else if i, ok = digits(i); !ok {
 		return 0, errNotJSON
+	}
+	if i < len(t) && t[i] == '.' {
+		if i, ok = digits(i + 1); !ok {
+			return 0, errNotJSON
+		}
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		if i, ok = digits(i); !ok {
+			return 0, errNotJSON
+		}
 	}
 	return i, nil
 }
@@ -270,19 +305,24 @@ func (w *metaWalker) span(i int) (raw []byte, end int, escaped bool, err error) 
 	if i >= len(t) || t[i] != '"' {
 		return nil, 0, false, errNotJSON
 	}
+	high := false
 	for end = i + 1; end < len(t) && t[end] != '"'; end++ {
-		if t[end] < ' ' {
+		switch c := t[end]; {
+		case c < ' ':
 			return nil, 0, false, errNotJSON
-		}
-		if t[end] == '\\' {
+		case c == '\\':
 			end++
 			escaped = true
+		case c >= utf8.RuneSelf:
+			high = true
 		}
 	}
 	if end >= len(t) {
 		return nil, 0, false, errNotJSON
 	}
-	return t[i+1 : end], end + 1, escaped, nil
+	raw = t[i+1 : end]
+	// Invalid UTF-8 is decoded as a JSON reader does, into U+FFFD.
+	return raw, end + 1, escaped || high && !utf8.Valid(raw), nil
 }
 
 func unescape(raw []byte) (string, error) {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // BenchmarkCheckCredentials times checkCredentials alone, without the
@@ -48,4 +50,62 @@ func BenchmarkCheckCredentials(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzCheckMeta: meta that is not one JSON object is left as it is; a
+// masked one is still a JSON object, with the same keys in the same order
+// where nothing was masked, and checks clean.
+func FuzzCheckMeta(f *testing.F) {
+	for _, s := range []string{`{"a":"b"}`, `{"db_url":"postgres://u:pw@h/db","n":[1,2.5e3,true,null]}`,
+		`{"x":{"password":"hunter22"},"y":["api_key=abcd1234efgh5678"]}`, `{"k\"ey":"v\u00e9\n"}`, `{"a":1} x`, `[1]`, `{"a":`,
+		` { "t" : "token=abcd1234efgh5678" } `, `{"gh` + `p_Zq8Rt2Lm5Nv1Xc7Bk3Jh9Gf4Ds6Aw0Pe8Yu2Ti":{}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var obj map[string]any
+		valid := json.Unmarshal([]byte(in), &obj) == nil && obj != nil
+		if valid && anyFinding(obj, "") {
+			if _, err := checkMeta(json.RawMessage(in), false); err == nil {
+				t.Fatalf("checkMeta(%q) passed a credential that a scan of each string finds", in)
+			}
+		}
+		out, err := checkMeta(json.RawMessage(in), true)
+		if !valid {
+			if err != nil || string(out) != in {
+				t.Fatalf("checkMeta(%q) of no JSON object = %q, %v", in, out, err)
+			}
+			return
+		}
+		if err != nil {
+			return // a mask over a limit
+		}
+		if !json.Valid(out) || strings.TrimSpace(string(out))[0] != '{' {
+			t.Fatalf("checkMeta(%q) = %q, not a JSON object", in, out)
+		}
+		if _, err := checkMeta(out, false); err != nil {
+			t.Fatalf("checkMeta(%q) = %q, which still has %v", in, out, err)
+		}
+	})
+}
+
+// anyFinding scans each key and string of v on its own, as a reference
+// for checkMeta's single scan.
+func anyFinding(v any, name string) bool {
+	switch v := v.(type) {
+	case string:
+		return secret.ScanNamed(name, v) != nil
+	case []any:
+		for _, e := range v {
+			if anyFinding(e, name) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if secret.Scan(k) != nil || anyFinding(e, k) {
+				return true
+			}
+		}
+	}
+	return false
 }
