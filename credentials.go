@@ -95,7 +95,7 @@ func credentialError(name, v string, found []secret.Finding) error {
 	if name == "text" {
 		what = "the text" // the message every surface has always given
 	}
-	return Invalid("%s contains a credential (%s), so nothing was written: store it as secret (--sensitivity secret) or mask the values (--redact)", what, describeIn(name, v, found))
+	return Invalid("%s contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", what, describeIn(name, v, found))
 }
 
 // describeIn says what was found in the field name, with line numbers in
@@ -398,5 +398,5 @@ func keySegment(key string) string {
 	if plain {
 		return "." + key
 	}
-	return fmt.Sprintf("[%q]", key)
+	return strings.ReplaceAll(fmt.Sprintf("[%q]", key), "{{", "{ {") // not a hint
 }

@@ -57,6 +57,9 @@ var credentialFields = []struct {
 		"meta.api_key[0]", "abcd1234efgh5678"},
 }
 
+// advice is the refusal's way out, its hints worded as JSON fields.
+const advice = `store it as secret (sensitivity "secret") or mask the values (redact true)`
+
 func TestCredentialInEveryField(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range credentialFields {
@@ -71,7 +74,7 @@ func TestCredentialInEveryField(t *testing.T) {
 			_, err := eng.Remember(ctx, []*mneme.Record{rec("")}, mneme.WriteOptions{})
 			want := tc.field + " contains a credential ("
 			if msg := msg(err); mneme.ErrorCode(err) != mneme.EINVALID || !strings.HasPrefix(msg, want) ||
-				!strings.Contains(msg, "so nothing was written: store it as secret (--sensitivity secret) or mask the values (--redact)") {
+				!strings.Contains(msg, "so nothing was written: "+advice) {
 				t.Fatalf("write = %v, want EINVALID starting %q", err, want)
 			}
 			if msg := msg(err); strings.Contains(msg, tc.secret) {
@@ -119,10 +122,17 @@ func stored(t *testing.T, eng *mneme.Engine, id string, clearance mneme.Sensitiv
 
 func TestCredentialMessage(t *testing.T) {
 	err := mneme.Check(mneme.Record{Text: "x", Meta: json.RawMessage(`{"db_url":"` + pgURL + `"}`)}, mneme.WriteOptions{})
-	want := "meta.db_url contains a credential (a password in a connection string), so nothing was written: " +
-		"store it as secret (--sensitivity secret) or mask the values (--redact)"
+	want := "meta.db_url contains a credential (a password in a connection string), so nothing was written: " + advice
 	if msg(err) != want {
 		t.Fatalf("message = %q\nwant      %q", msg(err), want)
+	}
+	if h := mneme.Hints(err); !slices.Equal(h, []mneme.Hint{{Field: "sensitivity", Value: "secret"}, {Field: "redact", Value: "true"}}) {
+		t.Fatalf("hints = %+v", h)
+	}
+	// A meta key is named, not taken for a hint.
+	err = mneme.Check(mneme.Record{Text: "x", Meta: json.RawMessage(`{"{{sensitivity=public}}":"` + pgURL + `"}`)}, mneme.WriteOptions{})
+	if h := mneme.Hints(err); len(h) != 2 || !strings.HasPrefix(msg(err), `meta["{ {sensitivity=public}}"] contains`) {
+		t.Fatalf("odd key: %q, hints %+v", msg(err), h)
 	}
 	// The text keeps its message, lines included; other fields give lines
 	// only when they have several.
