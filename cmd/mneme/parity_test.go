@@ -46,6 +46,8 @@ func TestSurfaceParity(t *testing.T) {
 		{"remember", "", fixed(args{"text": "Blog posts are reviewed by two editors.", "project": "blog", "tags": []string{"editorial"}}), ""},
 		{"remember", "", fixed(args{"text": "Deploys go out on Tuesdays after the freeze.", "project": "shop", "tags": []string{"release"}}), ""}, // keeps title, kind, meta
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 3}), ""},
+		{"context", "package P", fixed(args{"query": "when do deploys go out", "project": "shop", "budget": 200}), ""},
+		{"ground", "", nil, ""}, // of an answer against package P (below)
 		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
 		{"stats", "", fixed(args{}), ""},
@@ -58,6 +60,9 @@ func TestSurfaceParity(t *testing.T) {
 		{"remember", "", fixed(args{"text": "x", "type": "opinion"}), "EINVALID"},
 		{"recall", "", fixed(args{"query": "deploys", "project": "Not A Project"}), "EINVALID"},
 		{"recall", "", fixed(args{"query": "deploys", "k": 0}), "EINVALID"}, // 0 is not "the default" anywhere
+		{"context", "", fixed(args{"query": "deploys", "budget": 10}), "EINVALID"},
+		{"context", "", fixed(args{"query": "deploys", "budget": 100_001}), "EINVALID"},
+		{"ground", "", fixed(args{"package": args{"text": 1}, "answer": "Deploys go out on Tuesdays."}), "EINVALID"},
 		{"get", "", fixed(args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}), "ENOTFOUND"},
 		{"get", "", fixed(args{"id": "nope"}), "EINVALID"},
 		{"forget", "", fixed(args{}), "EINVALID"},
