@@ -303,7 +303,7 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 		best = max(best, r.sp.semantic)
 		if r.lex > 0 || r.sp.semantic >= semanticFloor {
 			sup := Support{N: r.sp.n, ID: r.sp.id, Start: r.sp.r.Start, End: r.sp.r.End, Lexical: round(r.lex)}
-			if vec != nil {
+			if vec != nil && r.sp.vec != nil { // a span not embedded has no similarity to show
 				x := round(r.sp.semantic)
 				sup.Semantic = &x
 			}
