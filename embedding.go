@@ -218,3 +218,34 @@ func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
 		e.progress("reindex", res.Embedded, 0)
 	}
 }
+
+// RecordVectors returns the vectors stored records were embedded with
+// (their text in its context), from the cache where it can, so callers
+// that compare records by meaning (consolidation) rarely run the model.
+// nil without an embedder; secret records get a nil vector.
+func (e *Engine) RecordVectors(ctx context.Context, recs []*Record) ([][]float32, error) {
+	if e.embedder == nil {
+		return nil, nil
+	}
+	var todo []*Record
+	for _, r := range recs {
+		if r.Sensitivity != Secret {
+			todo = append(todo, r)
+		}
+	}
+	texts, err := e.embedInputs(ctx, todo)
+	if err != nil {
+		return nil, err
+	}
+	vecs, err := e.embedTexts(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	out, j := make([][]float32, len(recs)), 0
+	for i, r := range recs {
+		if r.Sensitivity != Secret {
+			out[i], j = vecs[j], j+1
+		}
+	}
+	return out, nil
+}

@@ -163,9 +163,37 @@ type Stats struct {
 	SecretOnly *Stats `json:"-"`
 }
 
+// AddCount adds n records of project and typ to st.Projects, which a store
+// fills in order of project; none adds nothing.
+func (st *Stats) AddCount(project, typ string, n int) {
+	if n == 0 {
+		return
+	}
+	if k := len(st.Projects); k == 0 || st.Projects[k-1].Project != project {
+		st.Projects = append(st.Projects, ProjectStats{Project: project, Types: map[string]int{}})
+	}
+	p := &st.Projects[len(st.Projects)-1]
+	p.Total += n
+	p.Types[typ] = n
+}
+
 // ProjectStats counts one project's records by type.
 type ProjectStats struct {
 	Project string         `json:"project"`
 	Total   int            `json:"total"`
 	Types   map[string]int `json:"types"`
+}
+
+// Copier is an optional role: a store whose vectors and documents can be
+// read and written as stored, so `mneme migrate-store` can move a home
+// between backends without re-embedding.
+type Copier interface {
+	// Vectors returns the home embedder's vectors of the records with the
+	// given ids (records without one are absent).
+	Vectors(ctx context.Context, ids []string) (map[string][]float32, error)
+	// AllDocuments lists every ingested document.
+	AllDocuments(ctx context.Context) ([]Document, error)
+	// PutDocuments writes documents as given (their chunks are records,
+	// written separately), replacing any with the same id.
+	PutDocuments(ctx context.Context, docs []Document) error
 }

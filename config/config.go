@@ -24,7 +24,8 @@ const FileName = "config.json"
 
 // File is the content of config.json. Unknown fields are errors.
 type File struct {
-	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default) or sqlite:DIR
+	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default), sqlite:DIR, postgres or postgres:SCHEMA
+	Postgres Postgres `json:"postgres,omitzero"`
 	Embedder Embedder `json:"embedder"`
 	ModelDir string   `json:"model_dir"`
 	LLM      LLM      `json:"llm"`
@@ -38,6 +39,13 @@ type Embedder struct {
 	Model     string `json:"model"`       // ollama, openai
 	Dim       int    `json:"dim"`         // hash, ollama, openai
 	APIKeyEnv string `json:"api_key_env"` // openai: the variable holding the key
+}
+
+// Postgres configures the shared store. The connection string itself is
+// never in config.json: it stays in the environment variable DSNEnv names.
+type Postgres struct {
+	DSNEnv string `json:"dsn_env,omitempty"` // default MNEME_PG_DSN
+	Schema string `json:"schema,omitempty"`  // default: the connection's search_path (usually public)
 }
 
 // LLM names the language model that writes HyDE hypotheses; without one,
@@ -127,7 +135,11 @@ type Config struct {
 	// chose one, so that a home's recorded embedder, else minilm, applies.
 	Embedder Embedder
 	ModelDir string
-	getenv   func(string) string
+	// Migrate lets opening the store apply pending schema migrations (the
+	// shared store applies them only on `mneme migrate`, or to an empty
+	// database).
+	Migrate bool
+	getenv  func(string) string
 }
 
 // Load resolves the data directory and reads its config.json, once.
@@ -232,7 +244,7 @@ func (f File) Check() error {
 		_, ok := stores[storeScheme(f.Store)]
 		storesMu.RUnlock()
 		if !ok {
-			return mneme.Invalid("store %q is not known: use sqlite", mneme.Clip(f.Store))
+			return mneme.Invalid("store %q is not known: use sqlite or postgres", mneme.Clip(f.Store))
 		}
 	}
 	switch f.Embedder.Provider {
@@ -261,7 +273,7 @@ func (c *Config) Settings() map[string]any {
 	if s, err := c.Serving(); err == nil { // else mneme serve refused to start
 		server["mcp_session_timeout"], server["mcp_max_sessions"] = s.MCP.SessionTimeout.String(), s.MCP.MaxSessions
 	}
-	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "embedder": em, "model_dir": c.ModelDir,
+	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
 		"llm": c.File.LLM, "server": server}
 }
 

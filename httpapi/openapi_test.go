@@ -75,6 +75,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 func TestOpenAPIOperations(t *testing.T) {
 	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer}, MCP: mcpStub})
 	e.remember(&writer, mneme.RememberRequest{Text: "Old tickets are obsolete.", Project: "demo", Tags: []string{"obsolete"}})
+	e.remember(&writer, mneme.RememberRequest{Text: "We closed the old tickets today.", Project: "demo", Type: mneme.Episodic}) // for summarize
 	doc := openAPI(t, e)
 	for _, op := range operations(doc) {
 		t.Run(op, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/quality"
 )
@@ -130,6 +131,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
 		"QualityReport": quality.Report{}, "QualityStage": quality.Stage{}, "QualityLanes": quality.Lanes{}, "QualityScores": quality.Scores{},
 		"QualitySummary": quality.Summary{}, "QualityContext": quality.Context{}, "QualityGround": quality.Ground{},
+		"SummarizeRequest": consolidate.Request{}, "SummarizeResponse": consolidate.Response{}, "UsedFilters": consolidate.UsedFilters{},
 	}
 	for name, v := range httpapi.BodyTypes {
 		types[name] = v

@@ -107,6 +107,7 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Change some fields of a stored memory by id; the fields you leave out stay as they are."}, s.update)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
+	s.addSummarize(srv)
 }
 
 func add[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {

@@ -183,24 +183,10 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (mneme.Stats, error) {
 		if err := rows.Scan(&project, &typ, &n, &secret); err != nil {
 			return st, translate(err, "count records")
 		}
-		countIn(&st.Projects, project, typ, n)
-		countIn(&so.Projects, project, typ, secret)
+		st.AddCount(project, typ, n)
+		so.AddCount(project, typ, secret)
 	}
 	return st, translate(rows.Err(), "count records")
-}
-
-// countIn adds n records of project and typ to projects, which are in
-// order of project; none adds nothing.
-func countIn(projects *[]mneme.ProjectStats, project, typ string, n int) {
-	if n == 0 {
-		return
-	}
-	if k := len(*projects); k == 0 || (*projects)[k-1].Project != project {
-		*projects = append(*projects, mneme.ProjectStats{Project: project, Types: map[string]int{}})
-	}
-	p := &(*projects)[len(*projects)-1]
-	p.Total += n
-	p.Types[typ] = n
 }
 
 // Neighbours returns the chunks beside r in its document, else the records

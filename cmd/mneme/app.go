@@ -37,6 +37,7 @@ type app struct {
 	json           bool
 	home           string
 	embedder       string // --embedder, where the command takes it
+	store          string // --store
 	cfg            *config.Config
 	warned         map[string]bool // the warnings given (warn)
 }
@@ -134,6 +135,7 @@ func (a *app) flags() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&a.json, "json", false, "machine-readable output; errors as JSON on stderr")
 	fs.StringVar(&a.home, "home", "", "data directory (default $MNEME_HOME, else $XDG_DATA_HOME/mneme or ~/.local/share/mneme)")
+	fs.StringVar(&a.store, "store", "", "store: sqlite (default), sqlite:DIR, postgres or postgres:SCHEMA (default $MNEME_STORE, else config.json); postgres reads its connection string from $MNEME_PG_DSN")
 	return fs
 }
 
@@ -254,7 +256,7 @@ func (a *app) parseFlags(fs *flag.FlagSet, args []string) error {
 // first call only, with the flags parsed so far.
 func (a *app) config() (*config.Config, error) {
 	if a.cfg == nil {
-		c, err := config.Load(config.Options{Home: a.home, Embedder: a.embedder, Getenv: a.getenv})
+		c, err := config.Load(config.Options{Home: a.home, Store: a.store, Embedder: a.embedder, Getenv: a.getenv})
 		if err != nil {
 			return nil, err
 		}

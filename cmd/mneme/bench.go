@@ -2,6 +2,9 @@ package main
 
 import (
 	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,6 +33,8 @@ type benchReport struct {
 	Modes         []modeReport `json:"modes"`
 	// Context is the context package benchmark (locomo --context N).
 	Context *contextReport `json:"context,omitempty"`
+	// Summaries: bench locomo --summaries (bench_summarize.go).
+	Summaries *summaryReport `json:"summaries,omitempty"`
 }
 
 // modeReport holds one recall mode's metrics by group (a LoCoMo category,
@@ -52,6 +57,7 @@ func runBench(a *app, args []string) error {
 	o.register(fs)
 	var modes listFlag
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
+	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -77,11 +83,17 @@ func runBench(a *app, args []string) error {
 	} else {
 		defer os.RemoveAll(a.home)
 	}
+	if err := a.benchStore(); err != nil {
+		return err
+	}
 	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	if d, ok := eng.Store().(interface{ DropSchema(context.Context) error }); ok && !*keep {
+		defer d.DropSchema(context.Background())
+	}
 	if pos[0] == "ground" {
 		rep, err := benchGround(a, eng, pos[1])
 		if err != nil || a.json {
@@ -97,7 +109,7 @@ func runBench(a *app, args []string) error {
 	var rep *benchReport
 	if pos[0] == "locomo" {
 		var owner map[string][]string
-		rep, owner, err = benchLoCoMo(a, eng, pos[1], ms, *reuse != "")
+		rep, owner, err = benchLoCoMo(a, eng, pos[1], ms, *reuse != "", *summaries)
 		if err == nil && *budget > 0 {
 			rep.Context, err = benchContext(a, eng, pos[1], *budget, o.request(mneme.RecallRequest{}), owner)
 		}
@@ -113,6 +125,21 @@ func runBench(a *app, args []string) error {
 	printReport(a, rep)
 	if rep.Context != nil {
 		printContextReport(a, rep.Context)
+	}
+	return nil
+}
+
+// benchStore points a shared store at a schema of its own, so a benchmark
+// starts empty and leaves the server's other data alone.
+func (a *app) benchStore() error {
+	c, err := a.config()
+	if err != nil {
+		return err
+	}
+	if c.Store == "postgres" {
+		b := make([]byte, 6)
+		rand.Read(b)
+		c.Store = "postgres:mneme_bench_" + hex.EncodeToString(b)
 	}
 	return nil
 }
@@ -192,7 +219,7 @@ func expand(ids []string, owner map[string][]string) []string {
 	return out
 }
 
-func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reuse bool) (*benchReport, map[string][]string, error) {
+func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reuse bool, summaryWords int) (*benchReport, map[string][]string, error) {
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {
 		return nil, nil, mneme.Invalid("%v", err)
@@ -234,6 +261,11 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reus
 			return nil, nil, err
 		}
 		rep.Modes = append(rep.Modes, r)
+	}
+	if summaryWords > 0 {
+		if rep.Summaries, err = benchSummaries(a, eng, convs, owner, modes, summaryWords); err != nil {
+			return nil, nil, err
+		}
 	}
 	return rep, owner, nil
 }
@@ -364,5 +396,8 @@ func printReport(a *app, rep *benchReport) {
 			}
 			fmt.Fprintln(a.stdout)
 		}
+	}
+	if rep.Summaries != nil {
+		printSummaryReport(a, rep.Summaries)
 	}
 }

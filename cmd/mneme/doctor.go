@@ -36,7 +36,11 @@ func (a *app) diagnose() []check {
 	}
 	eng, err := a.open(config.Records)
 	if err != nil {
-		add("database", false, mneme.ErrorMessage(err), "choose a writable data directory with --home or MNEME_HOME")
+		fix := "choose a writable data directory with --home or MNEME_HOME"
+		if c.StoreScheme() != "sqlite" {
+			fix = "" // the message says what to fix on the server
+		}
+		add("database", false, mneme.ErrorMessage(err), fix)
 		return checks
 	}
 	defer eng.Close()
@@ -45,7 +49,7 @@ func (a *app) diagnose() []check {
 		add("database", false, mneme.ErrorMessage(err), "")
 		return checks
 	}
-	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", c.Home, st.Total, len(st.Projects)), "")
+	add("database", true, fmt.Sprintf("%s (%s): %d memories in %d projects", c.Home, c.Describe(eng.Store()), st.Total, len(st.Projects)), "")
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
 		states, err := hc.Health(a.ctx)
 		if err != nil {
