@@ -25,6 +25,7 @@ type RecallRequest struct {
 	Until             string   `json:"until,omitempty"`
 	K                 Count    `json:"k,omitempty"`
 	Explain           bool     `json:"explain,omitempty"`
+	Report            bool     `json:"report,omitempty"` // add a content-free quality report
 	IncludeSuperseded bool     `json:"include_superseded,omitempty"`
 
 	Mode     Mode         `json:"mode,omitempty"`
@@ -108,7 +109,7 @@ const DefaultK = 10
 
 // ToQuery converts the request into a Query at clearance.
 func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
-	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Filter: Filter{
+	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags,
 		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
 		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}

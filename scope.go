@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // EFORBIDDEN is the code of a call the caller's scope does not allow.
@@ -40,6 +42,16 @@ func ScopeFrom(ctx context.Context) Scope {
 		return s
 	}
 	return Owner
+}
+
+// Hash is the hex sha256 of what s allows (projects, write, clearance;
+// not its name), for quality reports: equal scopes hash alike.
+func (s Scope) Hash() string {
+	clearance := s.Clearance
+	if clearance == "" {
+		clearance = Internal
+	}
+	return quality.ScopeHash(s.Projects, s.Write, string(clearance))
 }
 
 // Covers reports whether s may touch project.

@@ -9,7 +9,8 @@ import (
 // below. Every implementation passes the contract suite in
 // internal/storetest, role by role. Abilities beyond these (index health,
 // and the caches and logs to come) are optional roles a backend may
-// implement, found by type assertion (see HealthChecker).
+// implement, found by type assertion (see HealthChecker and
+// IntegrityChecker).
 type Store interface {
 	RecordStore
 	SearchStore
@@ -66,7 +67,7 @@ type DocumentStore interface {
 
 // VectorStore keeps the records' embeddings from the home's embedder, and
 // the embedding cache. Writes store each record's Vector (if set) as coming
-// from the home's embedder, and cache it by text.
+// from the home's embedder, and cache it under its EmbedHash (if set).
 type VectorStore interface {
 	// HomeEmbedder returns the embedder the stored vectors come from, if any.
 	HomeEmbedder(ctx context.Context) (EmbedderInfo, bool, error)
@@ -76,10 +77,16 @@ type VectorStore interface {
 	// CachedVectors returns the cached embeddings of texts (keyed by
 	// TextHash) computed by info.
 	CachedVectors(ctx context.Context, info EmbedderInfo, hashes []string) (map[string][]float32, error)
+	// CacheVectors caches vecs[i], computed by info, as the embedding of the
+	// text whose TextHash is hashes[i], at once (its own transaction): the
+	// Engine keeps each batch as the embedder returns it, so interrupted
+	// work resumes where it stopped. A text already cached keeps its vector.
+	CacheVectors(ctx context.Context, info EmbedderInfo, hashes []string, vecs [][]float32) error
 	// Unembedded returns up to limit non-secret records without a vector
 	// from the home's embedder.
 	Unembedded(ctx context.Context, limit int) ([]*Record, error)
-	// PutVectors stores the Vector of each record (by id) and caches it.
+	// PutVectors stores the Vector of each record (by id) and caches it
+	// under its EmbedHash (if set).
 	PutVectors(ctx context.Context, recs []*Record) error
 }
 
@@ -90,10 +97,22 @@ type HealthChecker interface {
 	Health(ctx context.Context) ([]HealthCheck, error)
 }
 
-// HealthCheck is one health check's outcome.
+// IntegrityChecker is an optional role: a store that can verify the files
+// it keeps (every page of a database file), for `mneme doctor`. The quick
+// check reads the structure of everything; deep also checks that every
+// index agrees with its table, which takes longer. A damaged store is a
+// failed check that names the fix, not an error: the error is for a check
+// that could not run.
+type IntegrityChecker interface {
+	Integrity(ctx context.Context, deep bool) (HealthCheck, error)
+}
+
+// HealthCheck is one health check's outcome. A warning is a check that
+// passed with a caveat worth fixing (OK stays true).
 type HealthCheck struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
+	Warn   bool   `json:"warn,omitempty"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
 }
@@ -132,6 +151,25 @@ func (w *WriteResult) Add(o WriteResult) {
 	w.Superseded += o.Superseded
 	w.Deleted += o.Deleted
 	w.Chunks += o.Chunks
+}
+
+// SalvageResult counts what a repair saved from a damaged store into a new
+// one, and what it could not read.
+type SalvageResult struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Records    int    `json:"records"`           // records saved, with their ids, times, status and links
+	Vectors    int    `json:"vectors"`           // of them, with their vector
+	Unembedded int    `json:"unembedded"`        // non-secret records saved without a vector (reindex embeds them)
+	Documents  int    `json:"documents"`         // ingested documents
+	Cached     int    `json:"cached_embeddings"` // embedding cache entries
+	// UnreadableRecords counts the records the store knew of (its
+	// indexes list them) that could not be read.
+	UnreadableRecords int `json:"unreadable_records"`
+	// UnreadableRows counts the other rows on damaged pages (vectors,
+	// documents, cache, settings); rows that might not exist are counted
+	// where the damage hides whether they do.
+	UnreadableRows int `json:"unreadable_rows"`
 }
 
 // Document is an ingested file: its chunks are records whose source names it.

@@ -3,6 +3,8 @@ package config
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -148,4 +150,27 @@ func (c *Config) Describe(s mneme.Store) string {
 		return d.Describe()
 	}
 	return fmt.Sprintf("%s store", storeScheme(c.Store))
+}
+
+// Repair copies what can still be read of the home's store into the new
+// data directory to (see sqlite.Salvage), and the home's config.json with
+// it (its store setting dropped: the new home keeps its own database). The
+// home itself is only read.
+func (c *Config) Repair(ctx context.Context, to string) (mneme.SalvageResult, error) {
+	scheme, dir, _ := strings.Cut(c.Store, ":")
+	if scheme != "sqlite" {
+		return mneme.SalvageResult{}, mneme.Invalid("repair works on sqlite stores, and this home's store is %q", mneme.Clip(scheme))
+	}
+	res, err := sqlite.Salvage(ctx, first(dir, c.Home), to)
+	if err != nil {
+		return res, err
+	}
+	if _, err := os.Stat(filepath.Join(c.Home, FileName)); err == nil {
+		f := c.File
+		f.Store = ""
+		if err := WriteFile(to, f); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }

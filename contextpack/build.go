@@ -9,6 +9,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/index/bm25"
 	"github.com/mneme-ai/mneme/internal/textnorm"
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // Assembly constants, chosen on LoCoMo dev with `mneme bench locomo
@@ -90,7 +91,45 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 	pkg.CompressionRatio = compression(kept)
 	stage("render")
 	pkg.TookMS = ms(time.Since(start))
+	if res.Report != nil {
+		pkg.Report = report(res.Report, pkg)
+	}
 	return pkg, nil
+}
+
+// report is the package's quality report: its recall's, with the
+// package's own stages, counts and reasons.
+func report(rep *quality.Report, pkg *Package) *quality.Report {
+	rep.Kind = quality.KindContext
+	stages := []quality.Stage{}
+	for _, s := range pkg.Stages {
+		if s.Name == "recall" {
+			stages = append(stages, rep.Stages...) // embed, search, rank, expand
+			continue
+		}
+		stages = append(stages, quality.Stage{Name: s.Name, MS: s.MS})
+	}
+	rep.Stages = stages
+	c := &quality.Context{Candidates: pkg.Candidates, Kept: len(pkg.Citations), Budget: pkg.Budget, TokensUsed: pkg.TokensUsed}
+	for _, d := range pkg.Dropped {
+		switch d.Reason {
+		case DropBudget:
+			c.DroppedBudget++
+		case DropRedundancy:
+			c.DroppedRedundancy++
+		case DropLowScore:
+			c.DroppedLowScore++
+		}
+	}
+	rep.Context, rep.CompressionRatio = c, quality.Ptr(pkg.CompressionRatio)
+	if c.Kept == 0 {
+		rep.AddReason(quality.EmptyPackage)
+	}
+	if c.DroppedBudget > 0 {
+		rep.AddReason(quality.DroppedForBudget)
+	}
+	rep.TookMS = pkg.TookMS
+	return rep
 }
 
 // fit takes candidates by rank while they fit the budget, skipping those

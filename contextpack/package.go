@@ -1,6 +1,9 @@
 package contextpack
 
-import "github.com/mneme-ai/mneme"
+import (
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/quality"
+)
 
 // Package is a context package: prompt-ready text and the evidence behind
 // every line of it.
@@ -25,6 +28,8 @@ type Package struct {
 	DegradedReason string     `json:"degraded_reason,omitempty"`
 	Stages         []Stage    `json:"stages"`
 	TookMS         float64    `json:"took_ms"`
+	// Report is the quality report, when the request asked for one.
+	Report *quality.Report `json:"report,omitempty"`
 }
 
 // Group is the package's memories from one document or session (or, for

@@ -21,6 +21,7 @@ import (
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/index/bm25"
 	"github.com/mneme-ai/mneme/internal/textnorm"
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // Reason codes, for programs.
@@ -54,6 +55,7 @@ const (
 type Request struct {
 	Package *contextpack.Package `json:"package"`
 	Answer  string               `json:"answer"`
+	Report  bool                 `json:"report,omitempty"` // add a content-free quality report
 }
 
 // Result is the verdict on an answer.
@@ -65,6 +67,8 @@ type Result struct {
 	Sentences []Sentence `json:"sentences"`
 	Embedder  string     `json:"embedder,omitempty"` // "" when support is lexical only
 	TookMS    float64    `json:"took_ms"`
+	// Report is the quality report, when the request asked for one.
+	Report *quality.Report `json:"report,omitempty"`
 }
 
 // Sentence is the verdict on one sentence of the answer.
@@ -123,6 +127,13 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 	case len(spans) == 0:
 		res.Reasons = append(res.Reasons, EmptyPackage)
 	}
+	var rep *quality.Report
+	stage := func(string) {}
+	if req.Report {
+		rep = &quality.Report{Kind: quality.KindGround, ScopeSHA256: mneme.ScopeFrom(ctx).Hash(), Stages: []quality.Stage{}, Reasons: []string{}}
+		stage = rep.Timer()
+		defer func() { report(rep, res, len(spans)) }()
+	}
 	if len(sents) == 0 || len(spans) == 0 {
 		res.TookMS = ms(time.Since(start))
 		return res, nil
@@ -130,6 +141,15 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 	vecs, err := embed(ctx, em, req.Answer, sents, spans)
 	if err != nil {
 		return nil, err
+	}
+	stage("embed")
+	if rep != nil {
+		rep.Ground = &quality.Ground{Spans: len(spans)}
+		for _, sp := range spans {
+			if sp.vec != nil {
+				rep.Ground.SpansEmbedded++
+			}
+		}
 	}
 	all := vocabulary(spans)
 	res.Supported, res.Score = true, 1
@@ -144,8 +164,38 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 			}
 		}
 	}
+	stage("judge")
 	res.TookMS = ms(time.Since(start))
 	return res, nil
+}
+
+// report completes rep, the quality report of the check that gave res
+// over a package of spans spans, and attaches it.
+func report(rep *quality.Report, res *Result, spans int) {
+	if rep.Ground == nil {
+		rep.Ground = &quality.Ground{Spans: spans}
+	}
+	rep.Ground.Sentences = len(res.Sentences)
+	var score, lex, sem []float64
+	for _, s := range res.Sentences {
+		if s.Supported {
+			rep.Ground.Supported++
+		}
+		score, lex = append(score, s.Score), append(lex, s.Lexical)
+		if s.Semantic != nil {
+			sem = append(sem, *s.Semantic)
+		}
+	}
+	rep.Scores = &quality.Scores{Final: quality.Summarize(score), Lexical: quality.Summarize(lex), Vector: quality.Summarize(sem)}
+	rep.Groundedness = quality.Ptr(res.Score)
+	for _, r := range res.Reasons {
+		rep.AddReason(r)
+	}
+	if res.Embedder == "" {
+		rep.AddReason(quality.LexicalOnly)
+	}
+	rep.TookMS = res.TookMS
+	res.Report = rep
 }
 
 // span is one piece of evidence: a retained span, its terms and words.
@@ -253,7 +303,7 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 		best = max(best, r.sp.semantic)
 		if r.lex > 0 || r.sp.semantic >= semanticFloor {
 			sup := Support{N: r.sp.n, ID: r.sp.id, Start: r.sp.r.Start, End: r.sp.r.End, Lexical: round(r.lex)}
-			if vec != nil {
+			if vec != nil && r.sp.vec != nil { // a span not embedded has no similarity to show
 				x := round(r.sp.semantic)
 				sup.Semantic = &x
 			}

@@ -69,6 +69,7 @@ var routes = []route{
 	{"POST /v1/recall", read, (*server).recall},
 	{"POST /v1/recall/batch", read, (*server).recallBatch},
 	{"POST /v1/context", read, (*server).context},
+	{"POST /v1/context/batch", read, (*server).contextBatch},
 	{"POST /v1/ground", read, (*server).ground},
 	{"POST /v1/summarize", write, (*server).summarize},
 	{"GET /v1/stats", read, (*server).stats},

@@ -8,18 +8,54 @@ import (
 	"github.com/mneme-ai/mneme/ground"
 )
 
+// contextResults is the answer to a batch, in request order.
+type contextResults struct {
+	Results []contextpack.Response `json:"results"`
+}
+
 // context builds a context package (mneme context --request).
 func (s *server) context(w http.ResponseWriter, r *http.Request) error {
-	reqs, err := requests[contextpack.Request](r, "")
-	if err != nil {
-		return err
+	out, err := s.contextAll(r, "")
+	if err == nil {
+		reply(w, http.StatusOK, out[0])
 	}
-	pkg, err := contextpack.Build(r.Context(), s.eng, reqs[0], mneme.Internal)
-	if err != nil {
-		return err
+	return err
+}
+
+// contextBatch builds several (mneme context --batch).
+func (s *server) contextBatch(w http.ResponseWriter, r *http.Request) error {
+	out, err := s.contextAll(r, "requests")
+	if err == nil {
+		reply(w, http.StatusOK, contextResults{out})
 	}
-	reply(w, http.StatusOK, contextpack.Response{ID: reqs[0].ID, Package: pkg})
-	return nil
+	return err
+}
+
+// contextAll checks every request before building any (as `mneme
+// context --batch` does), then builds them in order; field names the
+// batch ("" for a single package).
+func (s *server) contextAll(r *http.Request, field string) ([]contextpack.Response, error) {
+	reqs, err := requests[contextpack.Request](r, field)
+	if err != nil {
+		return nil, err
+	}
+	now := s.eng.Now()
+	queries := make([]mneme.Query, len(reqs))
+	budgets := make([]int, len(reqs))
+	for i := range reqs {
+		if queries[i], budgets[i], err = reqs[i].Recall(now, mneme.Internal); err != nil {
+			return nil, at(field, i, err)
+		}
+	}
+	out := make([]contextpack.Response, len(reqs))
+	for i, q := range queries {
+		pkg, err := contextpack.Assemble(r.Context(), s.eng, q, budgets[i])
+		if err != nil {
+			return nil, at(field, i, err)
+		}
+		out[i] = contextpack.Response{ID: reqs[i].ID, Package: pkg}
+	}
+	return out, nil
 }
 
 // ground checks an answer against a context package (mneme ground).

@@ -25,7 +25,7 @@ var ListParams = listParams
 // by their OpenAPI schema name.
 var BodyTypes = map[string]any{
 	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
-	"RecallResults":  recallResults{},
+	"RecallResults": recallResults{}, "ContextResults": contextResults{},
 	"ForgetRequest":  forgetRequest{},
 	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},

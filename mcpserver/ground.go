@@ -17,6 +17,7 @@ import (
 type groundInput struct {
 	Package map[string]any `json:"package" jsonschema:"the context package the answer was written from, as the context tool returned it"`
 	Answer  string         `json:"answer" jsonschema:"the answer to check, one or more sentences"`
+	Report  bool           `json:"report,omitempty" jsonschema:"add a content-free quality report: stage times, counts, score spread, groundedness, reason codes"`
 }
 
 func (s *server) ground(ctx context.Context, _ *mcp.CallToolRequest, in groundInput) (*mcp.CallToolResult, *ground.Result, error) {
@@ -33,7 +34,7 @@ func (s *server) ground(ctx context.Context, _ *mcp.CallToolRequest, in groundIn
 		if e := s.eng.Embedder(); e != nil {
 			em, id = s.eng, e.Info().ID()
 		}
-		res, err = ground.Check(ctx, em, id, ground.Request{Package: pkg.Package, Answer: in.Answer})
+		res, err = ground.Check(ctx, em, id, ground.Request{Package: pkg.Package, Answer: in.Answer, Report: in.Report})
 	}
 	if err != nil {
 		return nil, nil, fail(err)

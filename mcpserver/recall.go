@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // recallInput is mneme.RecallRequest (so an HTTP recall body works here
@@ -40,6 +41,7 @@ type recallInput struct {
 	HalfLife          string             `json:"half_life,omitempty" jsonschema:"weight by recency: a record this old counts half, like 30d"`
 	HyDE              *mneme.HyDERequest `json:"hyde,omitempty" jsonschema:"true to also embed a generated hypothetical answer, or {hypothesis, generator_id} to supply one"`
 	Explain           bool               `json:"explain,omitempty" jsonschema:"say why each hit matched"`
+	Report            bool               `json:"report,omitempty" jsonschema:"add a content-free quality report: stage times, candidates per lane, score spread, reason codes, hashes of the query and scope"`
 	IncludeSuperseded bool               `json:"include_superseded,omitempty" jsonschema:"include memories replaced by a newer one with the same key"`
 }
 
@@ -52,7 +54,7 @@ type timeRange struct {
 func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
-		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, IncludeSuperseded: in.IncludeSuperseded}
+		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
 	var tr timeRange
 	if in.TimeRange != nil {
 		tr = *in.TimeRange
@@ -85,6 +87,7 @@ type recallOutput struct {
 	DegradedReason string            `json:"degraded_reason,omitempty"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	TookMS         float64           `json:"took_ms"`
+	Report         *quality.Report   `json:"report,omitempty"`
 }
 
 type hit struct {
@@ -127,7 +130,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {

@@ -34,7 +34,7 @@ type rememberInput struct {
 	SessionID   string         `json:"session_id,omitempty" jsonschema:"session it comes from"`
 	RunID       string         `json:"run_id,omitempty" jsonschema:"run it comes from"`
 	Speaker     string         `json:"speaker,omitempty" jsonschema:"who said it"`
-	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in the text instead of refusing the memory"`
+	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the memory"`
 }
 
 type updateInput struct {

@@ -119,6 +119,29 @@ func (s *Store) CachedVectors(ctx context.Context, info mneme.EmbedderInfo, hash
 	return out, s.translate(rows.Err(), "read the embedding cache")
 }
 
+// CacheVectors caches vecs, the embeddings by info of the texts whose
+// TextHash are hashes, in one statement, as a write's embedding batches
+// return (so an interrupted write resumes from them).
+func (s *Store) CacheVectors(ctx context.Context, info mneme.EmbedderInfo, hashes []string, vecs [][]float32) error {
+	if len(hashes) != len(vecs) {
+		return mneme.Errorf(mneme.EINTERNAL, "cache %d vectors for %d texts", len(vecs), len(hashes))
+	}
+	if len(hashes) == 0 {
+		return nil
+	}
+	pv := make([]pgvector.Vector, len(vecs))
+	for i, v := range vecs {
+		if len(v) != info.Dim {
+			return mneme.Invalid("vector of dimension %d for embedder %s with %d", len(v), info.ID(), info.Dim)
+		}
+		pv[i] = pgvector.NewVector(v)
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO embedding_cache (embedder, version, text_hash, vec)
+		SELECT $1, $2, c.h, c.vec::real[] FROM unnest($3::text[], $4::vector[]) AS c(h, vec)
+		ON CONFLICT DO NOTHING`, info.ID(), info.Version, hashes, pv)
+	return s.translate(err, "write the embedding cache")
+}
+
 // Unembedded returns non-secret records without a vector from the home's
 // embedder.
 func (s *Store) Unembedded(ctx context.Context, limit int) ([]*mneme.Record, error) {

@@ -92,12 +92,23 @@ func (a *app) usage() {
 }
 
 // fail reports err (if any) and returns the exit code: 0 ok, 2 invalid
-// input, 1 anything else.
+// input, 128+n after signal n (130 for Ctrl-C), 1 anything else.
 func (a *app) fail(err error) int {
 	if err == nil {
 		return 0
 	}
 	code, msg := mneme.ErrorCode(err), mneme.Render(err, flagTerms)
+	var in *mneme.Interrupted
+	sig, signalled := context.Cause(a.ctx).(signalled)
+	switch {
+	case errors.As(err, &in):
+		msg += "; run the same command again to resume"
+	case signalled && !strings.HasPrefix(msg, "interrupted"):
+		msg = "interrupted: " + msg
+	}
+	if signalled && isTerminal(a.stderr) && !a.json {
+		fmt.Fprintln(a.stderr) // after a progress bar
+	}
 	if a.json {
 		detail := map[string]any{"code": code, "message": msg}
 		if hints := mneme.Hints(err); hints != nil {
@@ -108,7 +119,10 @@ func (a *app) fail(err error) int {
 	} else {
 		fmt.Fprintf(a.stderr, "%s: %s\n", strings.TrimSpace("mneme "+a.name), block(msg))
 	}
-	if code == mneme.EINVALID {
+	switch {
+	case signalled:
+		return sig.exitCode()
+	case code == mneme.EINVALID:
 		return 2
 	}
 	return 1
@@ -271,6 +285,9 @@ func (a *app) open(need config.Need) (*mneme.Engine, error) {
 	c, err := a.config()
 	if err != nil {
 		return nil, err
+	}
+	if err := a.ctx.Err(); err != nil {
+		return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Message: "interrupted before the data directory was opened: nothing was written", Err: err}
 	}
 	return c.Open(a.ctx, need, mneme.WithObserver(a.progress()))
 }

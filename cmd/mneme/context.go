@@ -27,6 +27,7 @@ func runContext(a *app, args []string) error {
 	a.embedderFlag(fs)
 	k := fs.Int("k", mneme.DefaultK, "recall's k: the package is assembled from max(4k, 50) hits")
 	budget := fs.Int("budget", contextpack.DefaultBudget, fmt.Sprintf("token budget (cl100k_base tokens), %d to %d", contextpack.MinBudget, contextpack.MaxBudget))
+	report := fs.Bool("report", false, "add a content-free quality report (stage times, lane counts, score spread, compression, reason codes)")
 	var o recallOptions
 	o.register(fs)
 	request := fs.String("request", "", "read one JSON request object from FILE (- for standard input)")
@@ -67,6 +68,7 @@ func runContext(a *app, args []string) error {
 	queries := make([]mneme.Query, len(reqs))
 	budgets := make([]int, len(reqs))
 	for i := range reqs {
+		reqs[i].Report = reqs[i].Report || *report
 		if queries[i], budgets[i], err = reqs[i].Recall(now, clearance); err != nil {
 			return atLine(err, *batch != "", i)
 		}
@@ -123,11 +125,17 @@ func (a *app) printPackage(req contextpack.Request, pkg *contextpack.Package) er
 	}
 	if len(pkg.Citations) == 0 {
 		fmt.Fprintln(a.stdout, "no memories match")
+		if pkg.Report != nil {
+			fmt.Fprintln(a.stderr, pkg.Report.Line())
+		}
 		return nil
 	}
 	fmt.Fprintln(a.stdout, pkg.Text)
 	fmt.Fprintf(a.stderr, "%d memories, %d of %d tokens (%s), compression %.2f, %d dropped\n",
 		len(pkg.Citations), pkg.TokensUsed, pkg.Budget, pkg.Tokenizer, pkg.CompressionRatio, len(pkg.Dropped))
+	if pkg.Report != nil {
+		fmt.Fprintln(a.stderr, pkg.Report.Line())
+	}
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 
 func init() {
 	commands["ground"] = command{
-		usage:   "ground --package FILE|- --answer TEXT|- [--json]",
+		usage:   "ground --package FILE|- --answer TEXT|- [--report] [--json]",
 		summary: "check that each sentence of an answer is supported by a context package (mneme context --json)",
 		run:     runGround,
 	}
@@ -23,6 +23,7 @@ func runGround(a *app, args []string) error {
 	a.embedderFlag(fs)
 	pkgPath := fs.String("package", "", "the context package, as `mneme context --json` printed it (- for standard input)")
 	answer := fs.String("answer", "", "the answer to check (- for standard input)")
+	report := fs.Bool("report", false, "add a content-free quality report (stage times, counts, score spread, groundedness, reason codes)")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func runGround(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := ground.Check(a.ctx, groundEmbedder(eng), embedderID(eng), ground.Request{Package: pkg.Package, Answer: text})
+	res, err := ground.Check(a.ctx, groundEmbedder(eng), embedderID(eng), ground.Request{Package: pkg.Package, Answer: text, Report: *report})
 	if err != nil {
 		return err
 	}
@@ -81,6 +82,9 @@ func runGround(a *app, args []string) error {
 		if len(s.MissingNumbers)+len(s.MissingNames)+len(s.MissingTerms) > 0 {
 			fmt.Fprintf(a.stdout, "   not in evidence: %s\n", strings.Join(append(append(s.MissingNumbers, s.MissingNames...), s.MissingTerms...), ", "))
 		}
+	}
+	if res.Report != nil {
+		fmt.Fprintln(a.stdout, res.Report.Line())
 	}
 	return nil
 }

@@ -77,7 +77,7 @@ func runInit(a *app, args []string) error {
 		}
 		out.Model = &res
 	}
-	out.Checks = a.diagnose()
+	out.Checks = a.diagnose(false)
 	out.Clients = clientConfigs(c.Home)
 	if a.json {
 		return a.printJSON(out)
@@ -154,14 +154,6 @@ func clientConfigs(home string) map[string]string {
 		"claude-desktop-cursor": string(entry),
 		"codex":                 fmt.Sprintf("[mcp_servers.mneme]\ncommand = %q\nargs = [\"mcp\"]\nenv = { MNEME_HOME = %q }", bin, home),
 	}
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // first returns the first non-empty value.

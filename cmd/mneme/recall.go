@@ -27,6 +27,7 @@ func runRecall(a *app, args []string) error {
 	a.embedderFlag(fs)
 	k := fs.Int("k", mneme.DefaultK, "number of hits")
 	explain := fs.Bool("explain", false, "say why each hit matched")
+	report := fs.Bool("report", false, "add a content-free quality report (stage times, lane counts, score spread, reason codes)")
 	var o recallOptions
 	o.register(fs)
 	request := fs.String("request", "", "read one JSON request object from FILE (- for standard input)")
@@ -67,6 +68,7 @@ func runRecall(a *app, args []string) error {
 	}
 	queries := make([]mneme.Query, len(reqs))
 	for i := range reqs {
+		reqs[i].Report = reqs[i].Report || *report
 		if queries[i], err = reqs[i].ToQuery(now, clearance); err != nil {
 			return atLine(err, *batch != "", i)
 		}
@@ -176,6 +178,9 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 		if e := h.Explain; e != nil {
 			fmt.Fprintf(a.stdout, "   %s\n", explainLine(e))
 		}
+	}
+	if res.Report != nil {
+		fmt.Fprintln(a.stdout, res.Report.Line())
 	}
 	return nil
 }

@@ -48,13 +48,17 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"VectorSearch": testVectorSearch,
 	},
 	Documents: {
-		"Documents":    testDocuments,
-		"IngestEmbeds": testIngestEmbeds,
+		"Documents":     testDocuments,
+		"IngestEmbeds":  testIngestEmbeds,
+		"IngestResumes": testIngestResumes,
 	},
 	Vectors: {
 		"Vectors":           testVectors,
 		"EmbedderMismatch":  testEmbedderMismatch,
 		"EmbedsWithContext": testEmbedsWithContext,
+		"CacheVectors":      testCacheVectors,
+		"ImportResumes":     testImportResumes,
+		"ReindexResumes":    testReindexResumes,
 	},
 }
 
