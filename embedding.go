@@ -7,6 +7,16 @@ import (
 	"slices"
 )
 
+// stopped turns the error of a write whose context ended into an
+// *Interrupted saying what was kept (cached embeddings, written records).
+func stopped(ctx context.Context, err error, cached, written int) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	in := &Interrupted{Cached: cached, Written: written, Err: context.Cause(ctx)}
+	return &Error{Code: EUNAVAILABLE, Message: in.Error(), Err: in}
+}
+
 // EmbedBatch is how many texts go to the embedder at once.
 const EmbedBatch = 64
 
@@ -46,8 +56,9 @@ func (e *Engine) checkEmbedder(ctx context.Context) error {
 }
 
 // embedRecords sets the Vector of every non-secret record, from the cache
-// where it can, else from the embedder in batches.
-func (e *Engine) embedRecords(ctx context.Context, recs []*Record) error {
+// where it can, else from the embedder in batches, counting in *kept the
+// embeddings it cached as it went (see embedTexts).
+func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int) error {
 	if e.embedder == nil {
 		if e.embedderErr != nil && slices.ContainsFunc(recs, func(r *Record) bool { return r.Sensitivity != Secret }) {
 			return e.embedderUnavailable()
@@ -67,10 +78,10 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record) error {
 	if err != nil {
 		return err
 	}
-	vecs, err := e.embedTexts(ctx, texts)
+	vecs, uncached, err := e.embedTexts(ctx, texts, kept)
 	for i, r := range todo {
 		if err == nil {
-			r.Vector, r.EmbedHash = vecs[i], TextHash(texts[i])
+			r.Vector, r.EmbedHash = vecs[i], uncached[i]
 		}
 	}
 	return err
@@ -129,8 +140,14 @@ func sortedByEvent(recs []*Record) []*Record {
 	return out
 }
 
-// embedTexts embeds texts through the cache and the embedder.
-func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, error) {
+// embedTexts embeds texts through the cache and the embedder. With kept
+// set (writes), work of more than one batch caches each batch as the
+// embedder returns it and counts it in *kept, so a write stopped midway
+// resumes from the cache when it runs again; a single batch is cached by
+// the write itself, at no extra cost. uncached[i] is the cache key of
+// texts[i] when its vector is not in the cache yet (the write caches it),
+// else "".
+func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) (vecs [][]float32, uncached []string, err error) {
 	info := e.embedder.Info()
 	hashes := make([]string, len(texts))
 	for i, t := range texts {
@@ -138,9 +155,10 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, e
 	}
 	cached, err := e.store.CachedVectors(ctx, info, hashes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([][]float32, len(texts))
+	uncached = make([]string, len(texts))
 	var missing []int
 	for i, h := range hashes {
 		if v, ok := cached[h]; ok && len(v) == info.Dim {
@@ -149,7 +167,11 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, e
 			missing = append(missing, i)
 		}
 	}
+	keep := kept != nil && len(missing) > EmbedBatch
 	for start := 0; start < len(missing); start += EmbedBatch {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		idx := missing[start:min(start+EmbedBatch, len(missing))]
 		batch := make([]string, len(idx))
 		for j, i := range idx {
@@ -160,14 +182,27 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string) ([][]float32, e
 			err = CheckVectors(info, batch, vecs)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if keep {
+			batchHashes := make([]string, len(idx))
+			for j, i := range idx {
+				batchHashes[j] = hashes[i]
+			}
+			if err := e.store.CacheVectors(ctx, info, batchHashes, vecs); err != nil {
+				return nil, nil, err
+			}
+			*kept += len(idx)
 		}
 		for j, i := range idx {
 			out[i] = vecs[j]
+			if !keep {
+				uncached[i] = hashes[i]
+			}
 		}
 		e.progress("embed", start+len(idx), len(missing))
 	}
-	return out, nil
+	return out, uncached, nil
 }
 
 // Embed returns the vectors of texts from the configured embedder (through
@@ -181,7 +216,8 @@ func (e *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error)
 			return nil, err
 		}
 	}
-	return e.embedTexts(ctx, texts)
+	vecs, _, err := e.embedTexts(ctx, texts, nil)
+	return vecs, err
 }
 
 // ReindexResult counts what Reindex did.
@@ -201,20 +237,56 @@ func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
 	}
 	res := ReindexResult{Embedder: e.embedder.Info()}
 	if err := e.store.SetHomeEmbedder(ctx, res.Embedder); err != nil {
-		return res, err
+		return res, stopped(ctx, err, 0, 0)
 	}
+	kept := 0 // cached and not yet saved as vectors
 	for {
+		if err := ctx.Err(); err != nil {
+			return res, stopped(ctx, err, kept, res.Embedded)
+		}
 		recs, err := e.store.Unembedded(ctx, 4*EmbedBatch)
 		if err != nil || len(recs) == 0 {
-			return res, err
+			return res, stopped(ctx, err, kept, res.Embedded)
 		}
-		if err := e.embedRecords(ctx, recs); err != nil {
-			return res, err
+		if err := e.embedRecords(ctx, recs, &kept); err != nil {
+			return res, stopped(ctx, err, kept, res.Embedded)
 		}
 		if err := e.store.PutVectors(ctx, recs); err != nil {
-			return res, err
+			return res, stopped(ctx, err, kept, res.Embedded)
 		}
 		res.Embedded += len(recs)
+		kept = 0
 		e.progress("reindex", res.Embedded, 0)
 	}
+}
+
+// RecordVectors returns the vectors stored records were embedded with
+// (their text in its context), from the cache where it can, so callers
+// that compare records by meaning (consolidation) rarely run the model.
+// nil without an embedder; secret records get a nil vector.
+func (e *Engine) RecordVectors(ctx context.Context, recs []*Record) ([][]float32, error) {
+	if e.embedder == nil {
+		return nil, nil
+	}
+	var todo []*Record
+	for _, r := range recs {
+		if r.Sensitivity != Secret {
+			todo = append(todo, r)
+		}
+	}
+	texts, err := e.embedInputs(ctx, todo)
+	if err != nil {
+		return nil, err
+	}
+	vecs, _, err := e.embedTexts(ctx, texts, nil)
+	if err != nil {
+		return nil, err
+	}
+	out, j := make([][]float32, len(recs)), 0
+	for i, r := range recs {
+		if r.Sensitivity != Secret {
+			out[i], j = vecs[j], j+1
+		}
+	}
+	return out, nil
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // Engine applies mneme's rules over a Store. Every surface calls it, so a
@@ -38,23 +36,32 @@ func (e *Engine) Store() Store { return e.store }
 // Close closes the store.
 func (e *Engine) Close() error { return e.store.Close() }
 
-// WriteOptions control how text is checked before it is stored.
+// WriteOptions control how records are checked before they are stored.
 type WriteOptions struct {
-	// Redact masks credentials found in the text instead of refusing the write.
+	// Redact masks credentials found in any field (text, title, tags, key,
+	// source, meta, ...) instead of refusing the write.
 	Redact bool
 }
 
 // Remember stores recs in one transaction: dedupe by content, supersession by
-// key. A record whose text holds a credential is refused (unless it is
+// key. A record with a credential in any field is refused (unless it is
 // secret or opts.Redact is set) and then nothing is written.
 func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
 	if err := e.prepareAll(ctx, "remember", recs, opts); err != nil {
 		return WriteResult{}, err
 	}
-	if err := e.embedRecords(ctx, recs); err != nil {
-		return WriteResult{}, err
+	return e.write(ctx, recs, ModeRemember)
+}
+
+// write embeds recs and stores them in one transaction; an interrupted
+// write says what it kept.
+func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode) (WriteResult, error) {
+	kept := 0
+	if err := e.embedRecords(ctx, recs, &kept); err != nil {
+		return WriteResult{}, stopped(ctx, err, kept, 0)
 	}
-	return e.store.Put(ctx, recs, ModeRemember, e.now().UTC())
+	res, err := e.store.Put(ctx, recs, mode, e.now().UTC())
+	return res, stopped(ctx, err, kept, 0)
 }
 
 // Import stores records as exported: ids, times, status and links kept.
@@ -65,10 +72,7 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 	if err := e.importable(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
-	if err := e.embedRecords(ctx, recs); err != nil {
-		return WriteResult{}, err
-	}
-	return e.store.Put(ctx, recs, ModeImport, e.now().UTC())
+	return e.write(ctx, recs, ModeImport)
 }
 
 // Check validates a record as Remember would, without storing it: surfaces
@@ -129,21 +133,6 @@ func prepare(r *Record, opts WriteOptions) error {
 		}
 	}
 	return Prepare(r)
-}
-
-// checkCredentials refuses (or masks) credentials in a record's title and text.
-func checkCredentials(r *Record, redact bool) error {
-	for _, field := range []*string{&r.Title, &r.Text} {
-		found := secret.Scan(*field)
-		if len(found) == 0 {
-			continue
-		}
-		if !redact {
-			return Invalid("the text contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", secret.Describe(found))
-		}
-		*field, _ = secret.Redact(*field)
-	}
-	return nil
 }
 
 // importable checks that a scope limited to projects only updates records
@@ -246,10 +235,18 @@ func (e *Engine) Prune(ctx context.Context) (int, error) {
 	return e.store.DeleteExpired(ctx, e.now().UTC())
 }
 
-// Stats counts the records the caller's scope covers.
+// Stats counts the records the caller's scope covers, the secret ones only
+// for a scope with clearance secret.
 func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	st, err := e.store.Stats(ctx, e.now().UTC())
-	return ScopeFrom(ctx).Stats(st), err
+	if err != nil {
+		return Stats{}, err
+	}
+	sc := ScopeFrom(ctx)
+	if sc.Allow(Secret) != Secret && st.Secret > 0 && st.SecretOnly == nil {
+		return Stats{}, Errorf(EINTERNAL, "the store does not count its secret records apart (Stats.SecretOnly), so it cannot count what token %q may see", sc.Name)
+	}
+	return sc.Stats(st), nil
 }
 
 // Now is the Engine's clock: surfaces use it for times they compute

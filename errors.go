@@ -123,3 +123,44 @@ func rawMessage(err error) string {
 	}
 	return strings.ReplaceAll(err.Error(), "{{", "{ {")
 }
+
+// Interrupted is the cause of a write stopped by its context (Ctrl-C, a
+// deadline) before it finished, and what it kept: the embeddings computed
+// so far stay in the store's cache, so running the same write again
+// resumes where it stopped. Writes return it inside an *Error
+// (EUNAVAILABLE) whose message says the same.
+type Interrupted struct {
+	Cached  int   // embeddings computed before the stop and kept in the cache
+	Written int   // records written before the stop (reindex and ingest write as they go; other writes all at once)
+	Err     error // why the context ended
+}
+
+func (e *Interrupted) Error() string {
+	written := "nothing was written"
+	if e.Written > 0 {
+		written = Plural(e.Written, "record was", "records were") + " written"
+	}
+	return fmt.Sprintf("interrupted: %s kept in the cache; %s", Plural(e.Cached, "embedding", "embeddings"), written)
+}
+
+func (e *Interrupted) Unwrap() error { return e.Err }
+
+// Plural writes n with thousands separators and the noun that goes with it:
+// "1 embedding", "1,234 embeddings".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	s := fmt.Sprint(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s + " " + many
+}

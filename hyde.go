@@ -108,3 +108,9 @@ func (c *hypothesisCache) get(ctx context.Context, g HypothesisGenerator, query 
 	c.mu.Unlock()
 	return h, nil
 }
+
+// Generator returns the language model the Engine was given for HyDE
+// (WithHypothesisGenerator), or nil. Capabilities above the Engine find
+// what else it can do by type assertion (consolidation asks it to write
+// summaries).
+func (e *Engine) Generator() HypothesisGenerator { return e.hyde }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme/internal/chunk"
+	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // SourceFile is one file to ingest: its URI (a path) and its bytes.
@@ -63,9 +64,10 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 		p, err := e.planFile(ctx, f, o)
 		switch {
 		case err != nil && ErrorCode(err) != EINVALID:
-			return res, err
+			return res, stopped(ctx, err, 0, 0)
 		case err != nil:
-			problems = append(problems, f.URI+": "+rawMessage(err))
+			uri, _ := secret.Redact(f.URI) // the error may be logged: a credential in a path stays out
+			problems = append(problems, uri+": "+rawMessage(err))
 		case p == nil:
 			res.Unchanged++
 		default:
@@ -86,14 +88,15 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 	for _, p := range plan {
 		chunks = append(chunks, p.chunks...)
 	}
-	if err := e.embedRecords(ctx, chunks); err != nil {
-		return res, err
+	kept := 0
+	if err := e.embedRecords(ctx, chunks, &kept); err != nil {
+		return res, stopped(ctx, err, kept, 0)
 	}
 	now := e.now().UTC()
 	for i, p := range plan {
 		w, err := e.store.PutDocument(ctx, p.doc, p.chunks, now)
 		if err != nil {
-			return res, err
+			return res, stopped(ctx, err, kept, res.Inserted+res.Updated)
 		}
 		res.Add(w)
 		e.progress("ingest", i+1, len(plan))
@@ -119,6 +122,15 @@ func (o *IngestOptions) check() error {
 	}
 	if o.MaxTokens < 16 || o.MaxTokens > 8192 || o.OverlapTokens >= o.MaxTokens {
 		return Invalid("chunk size %d with overlap %d is out of range: use a size from 16 to 8192 tokens and an overlap below the size", o.MaxTokens, o.OverlapTokens)
+	}
+	// The tags are checked here, once, before NormalizeTags lowers them:
+	// every chunk carries them, and a lowered token may no longer look like one.
+	if o.Sensitivity != Secret {
+		opts := Record{Tags: o.Tags}
+		if err := checkCredentials(&opts, o.Redact); err != nil {
+			return err
+		}
+		o.Tags = opts.Tags
 	}
 	tags, err := NormalizeTags(o.Tags)
 	o.Tags = tags

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/internal/textnorm"
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // Mode chooses the retrieval lanes of a recall.
@@ -44,6 +45,7 @@ type Query struct {
 	Filter  Filter
 	K       int
 	Explain bool
+	Report  bool // add a content-free quality report (package quality)
 
 	Mode     Mode    // "" means Hybrid
 	Fusion   Fusion  // "" means DefaultFusion
@@ -103,6 +105,8 @@ type Result struct {
 	DegradedReason string      `json:"degraded_reason,omitempty"`
 	HyDE           *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
 	TookMS         float64     `json:"took_ms"`
+	// Report is the quality report, when the query asked for one.
+	Report *quality.Report `json:"report,omitempty"`
 }
 
 // check validates q and fills in defaults.
@@ -118,14 +122,14 @@ func (q *Query) check() error {
 		q.Mode = Hybrid
 	case Hybrid, Vector, Lexical:
 	default:
-		return Invalid("mode %q is not one of hybrid, vector, lexical", q.Mode)
+		return Invalid("mode %q is not one of hybrid, vector, lexical", Clip(string(q.Mode)))
 	}
 	switch q.Fusion {
 	case "":
 		q.Fusion = DefaultFusion
 	case Weighted, RRF:
 	default:
-		return Invalid("fusion %q is not one of weighted, rrf", q.Fusion)
+		return Invalid("fusion %q is not one of weighted, rrf", Clip(string(q.Fusion)))
 	}
 	if q.Alpha == 0 {
 		q.Alpha = DefaultAlpha
@@ -166,7 +170,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	}
 	terms := textnorm.Terms(q.Text)
 	if len(terms) == 0 {
-		return nil, Invalid("query %q has no words to search for", q.Text)
+		return nil, Invalid("query %q has no words to search for", Clip(q.Text))
 	}
 	res := &Result{Mode: q.Mode}
 	cq := CandidateQuery{Terms: terms, Filter: q.Filter, K: q.K}
@@ -176,7 +180,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	if q.Mode == Vector {
 		cq.Terms = nil
 	}
-	stage := e.stageTimer()
+	var rep *quality.Report
+	if q.Report {
+		rep = &quality.Report{Kind: quality.KindRecall, Mode: string(q.Mode), Stages: []quality.Stage{}, Reasons: []string{}}
+	}
+	stage := e.stageTimer(rep)
 	if q.Mode != Lexical {
 		var err error
 		if cq.Vector, err = e.vectorQuery(ctx, &q, res, terms); err != nil {
@@ -192,7 +200,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	cands := fuse(found, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
 	speakerMatch(terms, cands)
 	e.shape(&q, cands)
-	hits := finalHits(&q, cands, terms)
+	hits, chosen := finalHits(&q, cands, terms)
 	stage("rank")
 	if q.Expand > 0 {
 		if hits, err = e.expand(ctx, &q, hits); err != nil {
@@ -202,17 +210,67 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	}
 	res.Hits = hits
 	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
+	if rep != nil {
+		recallReport(ctx, rep, &q, res, found, chosen, cq.Terms != nil, cq.Vector != nil)
+	}
 	return res, nil
 }
 
+// recallReport fills in rep, the quality report of the recall q that
+// found found, chose chosen and answered res.
+func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Result, found []Candidate, chosen []*candidate, lexical, vector bool) {
+	rep.QuerySHA256, rep.ScopeSHA256 = quality.Hash(q.Text), ScopeFrom(ctx).Hash()
+	rep.Candidates, rep.Hits = &quality.Lanes{}, &quality.Lanes{}
+	for _, f := range found {
+		rep.Candidates.Count(f.LexicalRank > 0, f.VectorRank > 0)
+	}
+	var final, fused, lex, vec []float64
+	for _, c := range chosen {
+		rep.Hits.Count(c.lexRank > 0, c.vecRank > 0)
+		final, fused = append(final, round(c.score)), append(fused, c.fused)
+		if c.lexRank > 0 {
+			lex = append(lex, c.lexScore)
+		}
+		if c.vecRank > 0 {
+			vec = append(vec, c.vecScore)
+		}
+	}
+	for range len(res.Hits) - len(chosen) {
+		rep.Hits.Count(false, false) // expanded: neighbours of hits
+	}
+	rep.Scores = &quality.Scores{Final: quality.Summarize(final), Fused: quality.Summarize(fused),
+		Lexical: quality.Summarize(lex), Vector: quality.Summarize(vec)}
+	rep.Degraded = res.Degraded
+	if len(res.Hits) == 0 {
+		rep.AddReason(quality.NoHits)
+	}
+	if res.Degraded {
+		rep.AddReason(quality.Degraded)
+	}
+	if lexical && rep.Candidates.Lexical+rep.Candidates.Both == 0 {
+		rep.AddReason(quality.NoLexicalCandidates)
+	}
+	if vector && rep.Candidates.Vector+rep.Candidates.Both == 0 {
+		rep.AddReason(quality.NoVectorCandidates)
+	}
+	if lexical && vector && len(chosen) > 0 && rep.Hits.Both == 0 {
+		rep.AddReason(quality.NoHitInBothLanes)
+	}
+	rep.TookMS = res.TookMS
+	res.Report = rep
+}
+
 // stageTimer returns a function that reports the time since its last call
-// under a stage's name.
-func (e *Engine) stageTimer() func(stage string) {
+// under a stage's name, to the observers and to rep (may be nil).
+func (e *Engine) stageTimer(rep *quality.Report) func(stage string) {
 	last := time.Now()
 	return func(stage string) {
-		if len(e.observers) > 0 {
+		if len(e.observers) > 0 || rep != nil {
 			now := time.Now()
 			e.stage(stage, now.Sub(last))
+			if rep != nil {
+				rep.Stages = append(rep.Stages, quality.Stage{Name: stage, MS: quality.MS(now.Sub(last))})
+			}
 			last = now
 		}
 	}
@@ -275,8 +333,8 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 }
 
 // finalHits orders the candidates, applies the threshold and diversity, and
-// keeps k.
-func finalHits(q *Query, cands []*candidate, terms []string) []Hit {
+// keeps k: the hits, and the candidates they are.
+func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidate) {
 	cands = rankByScore(cands)
 	if q.MinScore > 0 {
 		kept := cands[:0]
@@ -298,7 +356,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) []Hit {
 			hits[i].Explain = c.explain(q, terms)
 		}
 	}
-	return hits
+	return hits, cands
 }
 
 func (c *candidate) explain(q *Query, terms []string) *Explain {

@@ -87,7 +87,8 @@ type Record struct {
 	// not part of the record's JSON (export carries no vectors).
 	Vector []float32 `json:"-"`
 	// EmbedHash is the TextHash of what Vector was computed from (the text
-	// in its context): the embedding cache key.
+	// in its context), the embedding cache key, when the vector is not in
+	// the cache yet: the write caches it. Empty: nothing to cache.
 	EmbedHash string `json:"-"`
 
 	// given says which optional fields the write named (see keepAbsent).

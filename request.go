@@ -23,8 +23,9 @@ type RecallRequest struct {
 	AllTags           bool     `json:"all_tags,omitempty"`
 	Since             string   `json:"since,omitempty"`
 	Until             string   `json:"until,omitempty"`
-	K                 int      `json:"k,omitempty"`
+	K                 Count    `json:"k,omitempty"`
 	Explain           bool     `json:"explain,omitempty"`
+	Report            bool     `json:"report,omitempty"` // add a content-free quality report
 	IncludeSuperseded bool     `json:"include_superseded,omitempty"`
 
 	Mode     Mode         `json:"mode,omitempty"`
@@ -62,12 +63,53 @@ func (h *HyDERequest) UnmarshalJSON(data []byte) error {
 	return h.Hypothesis.Check()
 }
 
+// Count is a number of hits: given, it is 1 to MaxK; left out (0), the
+// default. An explicit 0 is refused on every surface rather than read as
+// "the default".
+type Count int
+
+// UnmarshalJSON refuses numbers out of range, 0 included.
+func (c *Count) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" { // as if left out
+		return nil
+	}
+	var n int
+	if err := json.Unmarshal(b, &n); err != nil {
+		return Invalid("field \"k\" must be a number, not %s: a whole number from 1 to %d", jsonValueKind(b), MaxK)
+	}
+	if n < 1 || n > MaxK {
+		return Invalid("k %d is out of range: use 1 to %d, or leave {{k}} out for %d", n, MaxK, DefaultK)
+	}
+	*c = Count(n)
+	return nil
+}
+
+// jsonValueKind names the kind of a JSON value, like encoding/json's type
+// errors do.
+func jsonValueKind(b []byte) string {
+	switch b = bytes.TrimSpace(b); {
+	case len(b) == 0:
+		return "nothing"
+	case b[0] == '"':
+		return "string"
+	case b[0] == 't' || b[0] == 'f':
+		return "bool"
+	case b[0] == '{':
+		return "object"
+	case b[0] == '[':
+		return "array"
+	case b[0] == 'n':
+		return "null"
+	}
+	return Clip(string(b))
+}
+
 // DefaultK is the number of hits a recall returns when k is not given.
 const DefaultK = 10
 
 // ToQuery converts the request into a Query at clearance.
 func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
-	q := Query{Text: r.Query, K: r.K, Explain: r.Explain, Filter: Filter{
+	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags,
 		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
 		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
@@ -80,7 +122,7 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	if r.HalfLife != "" {
 		d, err := ParseDuration(r.HalfLife)
 		if err != nil || d <= 0 {
-			return q, Invalid("half_life %q is not a positive duration: use forms like 30d, 2w or 72h", r.HalfLife)
+			return q, Invalid("half_life %q is not a positive duration: use forms like 30d, 2w or 72h", Clip(r.HalfLife))
 		}
 		q.HalfLife = d
 	}
@@ -128,19 +170,19 @@ func explainJSON(err error, v any) error {
 	case errors.As(err, &ours): // from a field's own decoder: already says what to send
 		return ours
 	case errors.As(err, &timeErr):
-		return Invalid("time %q is not RFC 3339: write times like 2026-01-02T15:04:05Z", strings.Trim(timeErr.Value, `"`))
+		return Invalid("time %q is not RFC 3339: write times like 2026-01-02T15:04:05Z", Clip(strings.Trim(timeErr.Value, `"`)))
 	case errors.As(err, &typeErr):
 		if typeErr.Field == "" {
-			return Invalid("expected a JSON object, got %s", typeErr.Value)
+			return Invalid("expected a JSON object, got %s", Clip(typeErr.Value))
 		}
-		return Invalid("field %q must be %s, not %s", typeErr.Field, jsonKind(typeErr.Type), typeErr.Value)
+		return Invalid("field %q must be %s, not %s", Clip(typeErr.Field), jsonKind(typeErr.Type), Clip(typeErr.Value))
 	case errors.As(err, &syntaxErr):
 		return Invalid("invalid JSON at byte %d: %v", syntaxErr.Offset, err)
 	case errors.Is(err, io.EOF):
 		return Invalid("empty input: send a JSON object")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return Invalid("unknown field %s: allowed fields are %s", field, strings.Join(jsonFields(v), ", "))
+		return Invalid("unknown field %s: allowed fields are %s", Clip(field), strings.Join(jsonFields(v), ", "))
 	}
 	return Invalid("invalid JSON: %v", err)
 }

@@ -2,8 +2,12 @@ package mneme
 
 import (
 	"context"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // EFORBIDDEN is the code of a call the caller's scope does not allow.
@@ -38,6 +42,16 @@ func ScopeFrom(ctx context.Context) Scope {
 		return s
 	}
 	return Owner
+}
+
+// Hash is the hex sha256 of what s allows (projects, write, clearance;
+// not its name), for quality reports: equal scopes hash alike.
+func (s Scope) Hash() string {
+	clearance := s.Clearance
+	if clearance == "" {
+		clearance = Internal
+	}
+	return quality.ScopeHash(s.Projects, s.Write, string(clearance))
 }
 
 // Covers reports whether s may touch project.
@@ -86,10 +100,16 @@ func (s Scope) mustOwnAll(what string) error {
 	return s.mustWrite(what)
 }
 
-// Stats is st as s may see it: a scope limited to projects sees only
-// theirs and their total (the store-wide counters of superseded, expired
-// and secret records and documents would tell about other projects).
+// Stats is st as s may see it: without clearance secret, the counts leave
+// out the secret records (st.SecretOnly); a scope limited to projects sees
+// only theirs and their total (the store-wide counters of superseded,
+// expired and secret records and documents would tell about other
+// projects).
 func (s Scope) Stats(st Stats) Stats {
+	if s.Allow(Secret) != Secret {
+		st = st.without(st.SecretOnly)
+	}
+	st.SecretOnly = nil
 	if len(s.Projects) == 0 {
 		return st
 	}
@@ -101,6 +121,35 @@ func (s Scope) Stats(st Stats) Stats {
 		}
 	}
 	return mine
+}
+
+// without is st less part, a part of its counts; a project or a type left
+// with none is dropped.
+func (st Stats) without(part *Stats) Stats {
+	if part == nil {
+		return st
+	}
+	out := Stats{Total: st.Total - part.Total, Superseded: st.Superseded - part.Superseded, Expired: st.Expired - part.Expired,
+		Secret: st.Secret - part.Secret, Documents: st.Documents - part.Documents, Projects: []ProjectStats{}}
+	less := make(map[string]ProjectStats, len(part.Projects))
+	for _, p := range part.Projects {
+		less[p.Project] = p
+	}
+	for _, p := range st.Projects {
+		l := less[p.Project]
+		if p.Total -= l.Total; p.Total <= 0 {
+			continue
+		}
+		types := make(map[string]int, len(p.Types))
+		for t, n := range p.Types {
+			if n -= l.Types[t]; n > 0 {
+				types[t] = n
+			}
+		}
+		p.Types = types
+		out.Projects = append(out.Projects, p)
+	}
+	return out
 }
 
 // scoped applies ctx's scope to f: its project resolved, its clearance
@@ -115,8 +164,9 @@ func scoped(ctx context.Context, f *Filter) error {
 
 // Clip bounds a value quoted in a message: a 1 MB project name must not
 // come back in a 1 MB error.
-func Clip(s string) string {
-	const max = 80
+func Clip(s string) string { return clipTo(s, 80) }
+
+func clipTo(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
@@ -125,4 +175,25 @@ func Clip(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+var (
+	quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	wordRE   = regexp.MustCompile(`\S{101,}`)
+)
+
+// ClipMessage bounds a message mneme did not write, which may quote the
+// caller's values whole (the flag package's, the MCP SDK's schema
+// validation): each quoted string and each long run without spaces is
+// clipped as Clip does, and the whole message to 512 bytes.
+func ClipMessage(msg string) string {
+	msg = quotedRE.ReplaceAllStringFunc(msg, func(q string) string {
+		s, err := strconv.Unquote(q)
+		if err != nil || len(s) <= 80 {
+			return q
+		}
+		return strconv.Quote(Clip(s))
+	})
+	msg = wordRE.ReplaceAllStringFunc(msg, Clip)
+	return clipTo(msg, 512)
 }

@@ -87,10 +87,14 @@ func TestScopeEnforced(t *testing.T) {
 			t.Errorf("%s: %v (code %q), want code %q with %q", c.name, err, mneme.ErrorCode(err), c.code, c.msg)
 		}
 	}
-	// Refused writes changed nothing, and a scoped caller sees its own counts.
+	// Refused writes changed nothing, and a scoped caller sees its own
+	// counts: the secret record only with clearance secret.
 	st, err := eng.Stats(reader)
-	if err != nil || st.Total != 2 || len(st.Projects) != 1 || st.Secret != 0 {
+	if err != nil || st.Total != 1 || len(st.Projects) != 1 || st.Secret != 0 {
 		t.Errorf("reader stats = %+v, %v", st, err)
+	}
+	if st, err := eng.Stats(cleared); err != nil || st.Total != 2 || len(st.Projects) != 1 {
+		t.Errorf("cleared stats = %+v, %v", st, err)
 	}
 	if st, _ := eng.Stats(context.Background()); st.Total != 3 {
 		t.Errorf("owner stats = %+v, want the 3 records untouched", st)
@@ -135,5 +139,32 @@ func TestRememberKeepsAbsentFields(t *testing.T) {
 	// The same request once more changes nothing.
 	if same, _ := eng.RememberRequests(ctx, []mneme.RememberRequest{{Text: first.Text, Tags: []string{"docs"}}}); same.SkippedDuplicates != 1 {
 		t.Errorf("a repeat = %+v, want a skipped duplicate", same)
+	}
+}
+
+func TestClip(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for _, c := range []struct{ in, want string }{
+		{"short", "short"},
+		{strings.Repeat("a", 80), strings.Repeat("a", 80)},
+		{strings.Repeat("a", 81), strings.Repeat("a", 80) + "…"},
+		{strings.Repeat("a", 79) + "é", strings.Repeat("a", 79) + "…"}, // no split rune
+	} {
+		if got := mneme.Clip(c.in); got != c.want {
+			t.Errorf("Clip(%.20q…) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{`invalid value "ten" for flag -k: parse error`, `invalid value "ten" for flag -k: parse error`},
+		{`invalid value "` + long + `" for flag -k: parse error`, `invalid value "` + strings.Repeat("x", 80) + `…" for flag -k: parse error`},
+		{"enum: " + long + " does not equal any of: [a b]", "enum: " + strings.Repeat("x", 80) + "… does not equal any of: [a b]"},
+		{`unknown parameters ["` + long + `"]`, `unknown parameters ["` + strings.Repeat("x", 80) + `…"]`},
+	} {
+		if got := mneme.ClipMessage(c.in); got != c.want {
+			t.Errorf("ClipMessage(%.40q…) = %.200q, want %.200q", c.in, got, c.want)
+		}
+	}
+	if got := mneme.ClipMessage(strings.Repeat("a ", 1<<19)); len(got) > 512+len("…") {
+		t.Errorf("ClipMessage of a long message with spaces: %d bytes", len(got))
 	}
 }

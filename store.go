@@ -9,7 +9,8 @@ import (
 // below. Every implementation passes the contract suite in
 // internal/storetest, role by role. Abilities beyond these (index health,
 // and the caches and logs to come) are optional roles a backend may
-// implement, found by type assertion (see HealthChecker).
+// implement, found by type assertion (see HealthChecker and
+// IntegrityChecker).
 type Store interface {
 	RecordStore
 	SearchStore
@@ -66,7 +67,7 @@ type DocumentStore interface {
 
 // VectorStore keeps the records' embeddings from the home's embedder, and
 // the embedding cache. Writes store each record's Vector (if set) as coming
-// from the home's embedder, and cache it by text.
+// from the home's embedder, and cache it under its EmbedHash (if set).
 type VectorStore interface {
 	// HomeEmbedder returns the embedder the stored vectors come from, if any.
 	HomeEmbedder(ctx context.Context) (EmbedderInfo, bool, error)
@@ -76,10 +77,16 @@ type VectorStore interface {
 	// CachedVectors returns the cached embeddings of texts (keyed by
 	// TextHash) computed by info.
 	CachedVectors(ctx context.Context, info EmbedderInfo, hashes []string) (map[string][]float32, error)
+	// CacheVectors caches vecs[i], computed by info, as the embedding of the
+	// text whose TextHash is hashes[i], at once (its own transaction): the
+	// Engine keeps each batch as the embedder returns it, so interrupted
+	// work resumes where it stopped. A text already cached keeps its vector.
+	CacheVectors(ctx context.Context, info EmbedderInfo, hashes []string, vecs [][]float32) error
 	// Unembedded returns up to limit non-secret records without a vector
 	// from the home's embedder.
 	Unembedded(ctx context.Context, limit int) ([]*Record, error)
-	// PutVectors stores the Vector of each record (by id) and caches it.
+	// PutVectors stores the Vector of each record (by id) and caches it
+	// under its EmbedHash (if set).
 	PutVectors(ctx context.Context, recs []*Record) error
 }
 
@@ -90,10 +97,22 @@ type HealthChecker interface {
 	Health(ctx context.Context) ([]HealthCheck, error)
 }
 
-// HealthCheck is one health check's outcome.
+// IntegrityChecker is an optional role: a store that can verify the files
+// it keeps (every page of a database file), for `mneme doctor`. The quick
+// check reads the structure of everything; deep also checks that every
+// index agrees with its table, which takes longer. A damaged store is a
+// failed check that names the fix, not an error: the error is for a check
+// that could not run.
+type IntegrityChecker interface {
+	Integrity(ctx context.Context, deep bool) (HealthCheck, error)
+}
+
+// HealthCheck is one health check's outcome. A warning is a check that
+// passed with a caveat worth fixing (OK stays true).
 type HealthCheck struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
+	Warn   bool   `json:"warn,omitempty"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
 }
@@ -134,6 +153,25 @@ func (w *WriteResult) Add(o WriteResult) {
 	w.Chunks += o.Chunks
 }
 
+// SalvageResult counts what a repair saved from a damaged store into a new
+// one, and what it could not read.
+type SalvageResult struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Records    int    `json:"records"`           // records saved, with their ids, times, status and links
+	Vectors    int    `json:"vectors"`           // of them, with their vector
+	Unembedded int    `json:"unembedded"`        // non-secret records saved without a vector (reindex embeds them)
+	Documents  int    `json:"documents"`         // ingested documents
+	Cached     int    `json:"cached_embeddings"` // embedding cache entries
+	// UnreadableRecords counts the records the store knew of (its
+	// indexes list them) that could not be read.
+	UnreadableRecords int `json:"unreadable_records"`
+	// UnreadableRows counts the other rows on damaged pages (vectors,
+	// documents, cache, settings); rows that might not exist are counted
+	// where the damage hides whether they do.
+	UnreadableRows int `json:"unreadable_rows"`
+}
+
 // Document is an ingested file: its chunks are records whose source names it.
 type Document struct {
 	ID        string    `json:"id"`
@@ -153,6 +191,28 @@ type Stats struct {
 	Secret     int            `json:"secret"`
 	Documents  int            `json:"documents"`
 	Projects   []ProjectStats `json:"projects"`
+	// SecretOnly is the part of these counts that is secret: the secret
+	// records counted alone, as Stats counts them all (its Secret and
+	// Total are equal; its Documents are the documents only secret
+	// records come from). A store fills it, so that a caller without
+	// clearance secret is shown the counts without them (Scope.Stats);
+	// the Engine refuses such a caller rather than guess when it is nil.
+	// Never sent.
+	SecretOnly *Stats `json:"-"`
+}
+
+// AddCount adds n records of project and typ to st.Projects, which a store
+// fills in order of project; none adds nothing.
+func (st *Stats) AddCount(project, typ string, n int) {
+	if n == 0 {
+		return
+	}
+	if k := len(st.Projects); k == 0 || st.Projects[k-1].Project != project {
+		st.Projects = append(st.Projects, ProjectStats{Project: project, Types: map[string]int{}})
+	}
+	p := &st.Projects[len(st.Projects)-1]
+	p.Total += n
+	p.Types[typ] = n
 }
 
 // ProjectStats counts one project's records by type.
@@ -160,4 +220,18 @@ type ProjectStats struct {
 	Project string         `json:"project"`
 	Total   int            `json:"total"`
 	Types   map[string]int `json:"types"`
+}
+
+// Copier is an optional role: a store whose vectors and documents can be
+// read and written as stored, so `mneme migrate-store` can move a home
+// between backends without re-embedding.
+type Copier interface {
+	// Vectors returns the home embedder's vectors of the records with the
+	// given ids (records without one are absent).
+	Vectors(ctx context.Context, ids []string) (map[string][]float32, error)
+	// AllDocuments lists every ingested document.
+	AllDocuments(ctx context.Context) ([]Document, error)
+	// PutDocuments writes documents as given (their chunks are records,
+	// written separately), replacing any with the same id.
+	PutDocuments(ctx context.Context, docs []Document) error
 }

@@ -20,7 +20,7 @@ func ParseTime(field, s string, now time.Time) (time.Time, error) {
 	if d, err := ParseDuration(s); err == nil && d > 0 {
 		return now.Add(-d).UTC(), nil
 	}
-	return time.Time{}, Invalid("%s %q is not a time: use RFC 3339 (2024-05-08T14:30:00Z), a date (2024-05-08) or an age (7d, 36h)", field, s)
+	return time.Time{}, Invalid("%s %q is not a time: use RFC 3339 (2024-05-08T14:30:00Z), a date (2024-05-08) or an age (7d, 36h)", field, Clip(s))
 }
 
 // ParseDuration reads a Go duration with the extra units d (days) and w
@@ -32,14 +32,17 @@ func ParseDuration(s string) (time.Duration, error) {
 		i := strings.IndexAny(rest, "dw")
 		if i < 0 {
 			d, err := time.ParseDuration(rest)
-			if err == nil && d > 0 && total > math.MaxInt64-d {
-				return 0, Invalid("duration %q is too long: at most about 292 years", s)
+			if err != nil {
+				return 0, Invalid("duration %q is not valid", Clip(s))
 			}
-			return total + d, err
+			if d > 0 && total > math.MaxInt64-d {
+				return 0, Invalid("duration %q is too long: at most about 292 years", Clip(s))
+			}
+			return total + d, nil
 		}
 		n, err := strconv.ParseFloat(rest[:i], 64)
 		if err != nil || n < 0 {
-			return 0, Invalid("duration %q is not valid", s)
+			return 0, Invalid("duration %q is not valid", Clip(s))
 		}
 		unit := 24 * time.Hour
 		if rest[i] == 'w' {
@@ -48,7 +51,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		// Checked in floating point: a part or a sum past the largest
 		// duration would wrap around to a small or negative one.
 		if part := n * float64(unit); part >= math.MaxInt64-float64(total) {
-			return 0, Invalid("duration %q is too long: at most about 292 years", s)
+			return 0, Invalid("duration %q is too long: at most about 292 years", Clip(s))
 		}
 		total += time.Duration(n * float64(unit))
 		rest = rest[i+1:]
@@ -63,7 +66,7 @@ func ParseDuration(s string) (time.Duration, error) {
 func ParseTTL(s string) (time.Duration, error) {
 	d, err := ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, Invalid("ttl %q is not a positive duration: use forms like 90m, 72h, 30d or 2w", s)
+		return 0, Invalid("ttl %q is not a positive duration: use forms like 90m, 72h, 30d or 2w", Clip(s))
 	}
 	return d, nil
 }

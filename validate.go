@@ -35,7 +35,7 @@ var (
 // ValidateProject checks a project name.
 func ValidateProject(p string) error {
 	if !projectPattern.MatchString(p) {
-		return Invalid("project %q is not a valid name: use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit", p)
+		return Invalid("project %q is not a valid name: use 1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit", Clip(p))
 	}
 	return nil
 }
@@ -57,7 +57,7 @@ func parseEnum[T ~string](field, s string, allowed []T) (T, error) {
 	for i, a := range allowed {
 		names[i] = string(a)
 	}
-	return "", Invalid("%s %q is not valid: use one of %s", field, s, strings.Join(names, ", "))
+	return "", Invalid("%s %q is not valid: use one of %s", field, Clip(s), strings.Join(names, ", "))
 }
 
 // NormalizeTags trims, lowercases, de-duplicates and sorts tags (a set), and
@@ -72,7 +72,7 @@ func NormalizeTags(tags []string) ([]string, error) {
 		case len(t) > MaxTagBytes:
 			return nil, Invalid("tag %.20q… is longer than %d bytes: shorten it", t, MaxTagBytes)
 		case !utf8.ValidString(t) || strings.ContainsFunc(t, func(r rune) bool { return r == ',' || unicode.IsControl(r) }):
-			return nil, Invalid("tag %q contains a comma, a control character or invalid UTF-8: tags are single labels", t)
+			return nil, Invalid("tag %q contains a comma, a control character or invalid UTF-8: tags are single labels", Clip(t))
 		case !slices.Contains(out, t):
 			out = append(out, t)
 		}
@@ -125,7 +125,7 @@ func validate(r *Record) error {
 		return err
 	}
 	if r.ID != "" && !ValidID(r.ID) {
-		return Invalid("id %q is not a UUID: leave it out and one is assigned", r.ID)
+		return Invalid("id %q is not a UUID: leave it out and one is assigned", Clip(r.ID))
 	}
 	if err := ValidateProject(r.Project); err != nil {
 		return err
@@ -160,10 +160,10 @@ func validate(r *Record) error {
 	}
 	for _, l := range r.Links {
 		if !slices.Contains(linkTypes, l.Type) {
-			return Invalid("link type %q is not valid: use one of %s", l.Type, strings.Join(linkTypes, ", "))
+			return Invalid("link type %q is not valid: use one of %s", Clip(l.Type), strings.Join(linkTypes, ", "))
 		}
 		if !ValidID(l.Target) {
-			return Invalid("link target %q is not a record id", l.Target)
+			return Invalid("link target %q is not a record id", Clip(l.Target))
 		}
 	}
 	return validateMeta(r)
@@ -205,7 +205,7 @@ func validateSource(s *Source) error {
 		return Invalid("source lines %d-%d or chunk %d are impossible: lines count from 1 and end at or after start", s.LineStart, s.LineEnd, s.Chunk)
 	}
 	if s.Parent != "" && !ValidID(s.Parent) {
-		return Invalid("source parent %q is not a document id", s.Parent)
+		return Invalid("source parent %q is not a document id", Clip(s.Parent))
 	}
 	return nil
 }
@@ -239,7 +239,7 @@ func MetaFromPairs(pairs []string) (json.RawMessage, error) {
 	for _, p := range pairs {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, Invalid("meta %q is not key=value: write it like --meta ticket=ENG-12", p)
+			return nil, Invalid("meta %q is not key=value: write it like --meta ticket=ENG-12", Clip(p))
 		}
 		m[strings.TrimSpace(k)] = v
 	}

@@ -14,7 +14,9 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
+	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/mcpserver"
 )
 
 // FileName is the configuration file inside the data directory.
@@ -22,11 +24,21 @@ const FileName = "config.json"
 
 // File is the content of config.json. Unknown fields are errors.
 type File struct {
-	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default) or sqlite:DIR
+	Store    string   `json:"store,omitempty"` // the store's DSN: sqlite (the default), sqlite:DIR, postgres or postgres:SCHEMA
+	Postgres Postgres `json:"postgres,omitzero"`
 	Embedder Embedder `json:"embedder"`
 	ModelDir string   `json:"model_dir"`
 	LLM      LLM      `json:"llm"`
 	Server   Server   `json:"server"`
+	Code     Code     `json:"code,omitzero"`
+}
+
+// Code configures code memory (package codemem) on the servers: the
+// directories under which `mneme serve` and `mneme mcp` explore
+// repositories. Without roots they explore none (403 EFORBIDDEN); the
+// CLI's own `mneme code` commands explore any directory.
+type Code struct {
+	Roots []string `json:"roots,omitempty"`
 }
 
 // Embedder configures the embedding provider.
@@ -36,6 +48,13 @@ type Embedder struct {
 	Model     string `json:"model"`       // ollama, openai
 	Dim       int    `json:"dim"`         // hash, ollama, openai
 	APIKeyEnv string `json:"api_key_env"` // openai: the variable holding the key
+}
+
+// Postgres configures the shared store. The connection string itself is
+// never in config.json: it stays in the environment variable DSNEnv names.
+type Postgres struct {
+	DSNEnv string `json:"dsn_env,omitempty"` // default MNEME_PG_DSN
+	Schema string `json:"schema,omitempty"`  // default: the connection's search_path (usually public)
 }
 
 // LLM names the language model that writes HyDE hypotheses; without one,
@@ -48,14 +67,63 @@ type LLM struct {
 }
 
 // Server is `mneme serve`'s: bearer tokens scoped to projects and read or
-// write. Without tokens the server only binds to loopback. Besides
-// loopback names it answers allowed_hosts, and browsers may call it from
-// allowed_origins (httpapi.CheckHosts and CheckOrigins say what fits).
+// write (without tokens the server only binds to loopback), the request
+// body limit, the names it answers besides loopback (allowed_hosts) and the
+// web origins that may call it (allowed_origins), and the bounds of MCP
+// sessions over HTTP.
 type Server struct {
 	Tokens         []access.Token `json:"tokens"`
 	MaxBodyBytes   int64          `json:"max_body_bytes"`
 	AllowedHosts   []string       `json:"allowed_hosts"`
 	AllowedOrigins []string       `json:"allowed_origins"`
+	// MCPSessionTimeout closes an MCP session idle this long, like "30m"
+	// (default mcpserver.DefaultSessionTimeout).
+	MCPSessionTimeout string `json:"mcp_session_timeout,omitempty"`
+	// MCPMaxSessions is the most MCP sessions open at once (default
+	// mcpserver.DefaultMaxSessions).
+	MCPMaxSessions int `json:"mcp_max_sessions,omitempty"`
+}
+
+// Serving is the server section checked, with the tokens' secrets read
+// and the defaults filled: what `mneme serve` runs with.
+type Serving struct {
+	Tokens         []access.Token // checked (access.Check)
+	MaxBodyBytes   int64          // 0: the HTTP API's default
+	AllowedHosts   []string       // checked (httpapi.CheckHosts)
+	AllowedOrigins []string       // checked (httpapi.CheckOrigins)
+	MCP            mcpserver.HTTPOptions
+}
+
+// Serving checks the server section: a mistake in it is an error at
+// start, never a silently different server.
+func (c *Config) Serving() (Serving, error) {
+	s := c.File.Server
+	tokens, err := access.Check(s.Tokens, c.getenv)
+	if err != nil {
+		return Serving{}, mneme.Invalid("%s: %v", FileName, err)
+	}
+	if err := httpapi.CheckHosts(s.AllowedHosts); err != nil {
+		return Serving{}, mneme.Prefix(FileName, err)
+	}
+	if err := httpapi.CheckOrigins(s.AllowedOrigins); err != nil {
+		return Serving{}, mneme.Prefix(FileName, err)
+	}
+	out := Serving{Tokens: tokens, MaxBodyBytes: s.MaxBodyBytes, AllowedHosts: s.AllowedHosts, AllowedOrigins: s.AllowedOrigins,
+		MCP: mcpserver.HTTPOptions{SessionTimeout: mcpserver.DefaultSessionTimeout, MaxSessions: mcpserver.DefaultMaxSessions}}
+	if s.MCPSessionTimeout != "" {
+		d, err := mneme.ParseDuration(s.MCPSessionTimeout)
+		if err != nil || d <= 0 {
+			return Serving{}, mneme.Invalid("%s: server.mcp_session_timeout %q is not a positive duration: use forms like 30m, 2h or 1d", FileName, mneme.Clip(s.MCPSessionTimeout))
+		}
+		out.MCP.SessionTimeout = d
+	}
+	switch {
+	case s.MCPMaxSessions < 0:
+		return Serving{}, mneme.Invalid("%s: server.mcp_max_sessions %d is negative: give the most MCP sessions open at once (default %d)", FileName, s.MCPMaxSessions, mcpserver.DefaultMaxSessions)
+	case s.MCPMaxSessions > 0:
+		out.MCP.MaxSessions = s.MCPMaxSessions
+	}
+	return out, nil
 }
 
 // Options are what the command line sets; nil Getenv reads nothing.
@@ -76,7 +144,11 @@ type Config struct {
 	// chose one, so that a home's recorded embedder, else minilm, applies.
 	Embedder Embedder
 	ModelDir string
-	getenv   func(string) string
+	// Migrate lets opening the store apply pending schema migrations (the
+	// shared store applies them only on `mneme migrate`, or to an empty
+	// database).
+	Migrate bool
+	getenv  func(string) string
 }
 
 // Load resolves the data directory and reads its config.json, once.
@@ -181,7 +253,7 @@ func (f File) Check() error {
 		_, ok := stores[storeScheme(f.Store)]
 		storesMu.RUnlock()
 		if !ok {
-			return mneme.Invalid("store %q is not known: use sqlite", mneme.Clip(f.Store))
+			return mneme.Invalid("store %q is not known: use sqlite or postgres", mneme.Clip(f.Store))
 		}
 	}
 	switch f.Embedder.Provider {
@@ -205,9 +277,13 @@ func (c *Config) Settings() map[string]any {
 	if em.Provider == "" {
 		em.Provider = "minilm"
 	}
-	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "embedder": em, "model_dir": c.ModelDir,
-		"llm": c.File.LLM, "server": map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes,
-			"allowed_hosts": orEmpty(c.File.Server.AllowedHosts), "allowed_origins": orEmpty(c.File.Server.AllowedOrigins)}}
+	server := map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes,
+		"allowed_hosts": orEmpty(c.File.Server.AllowedHosts), "allowed_origins": orEmpty(c.File.Server.AllowedOrigins)}
+	if s, err := c.Serving(); err == nil { // else mneme serve refused to start
+		server["mcp_session_timeout"], server["mcp_max_sessions"] = s.MCP.SessionTimeout.String(), s.MCP.MaxSessions
+	}
+	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
+		"llm": c.File.LLM, "server": server}
 }
 
 // orEmpty shows a missing list as [] rather than null.

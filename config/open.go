@@ -3,21 +3,25 @@ package config
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/postgres"
 	"github.com/mneme-ai/mneme/sqlite"
 )
 
 // StoreOpener opens a store from the part of a DSN after "scheme:" (""
-// when the DSN is the bare scheme); home is the data directory.
-type StoreOpener func(ctx context.Context, rest, home string) (mneme.Store, error)
+// when the DSN is the bare scheme); c is the process's configuration (the
+// data directory, config.json, the environment).
+type StoreOpener func(ctx context.Context, rest string, c *Config) (mneme.Store, error)
 
 var (
 	storesMu sync.RWMutex
-	stores   = map[string]StoreOpener{"sqlite": openSQLite}
+	stores   = map[string]StoreOpener{"sqlite": openSQLite, "postgres": openPostgres}
 )
 
 // RegisterStore makes the stores of a DSN scheme openable.
@@ -27,9 +31,33 @@ func RegisterStore(scheme string, open StoreOpener) {
 	stores[scheme] = open
 }
 
-func openSQLite(ctx context.Context, dir, home string) (mneme.Store, error) {
-	return sqlite.Open(ctx, first(dir, home))
+func openSQLite(ctx context.Context, dir string, c *Config) (mneme.Store, error) {
+	return sqlite.Open(ctx, first(dir, c.Home))
 }
+
+// DefaultPostgresDSNEnv is the variable holding the PostgreSQL connection
+// string unless config.json names another (postgres.dsn_env).
+const DefaultPostgresDSNEnv = "MNEME_PG_DSN"
+
+// PostgresDSNEnv names the variable holding the PostgreSQL connection string.
+func (c *Config) PostgresDSNEnv() string {
+	return first(c.File.Postgres.DSNEnv, DefaultPostgresDSNEnv)
+}
+
+// openPostgres opens the shared store: the connection string comes from
+// the environment (never from config.json, never shown), the schema from
+// "postgres:SCHEMA", else config.json.
+func openPostgres(ctx context.Context, schema string, c *Config) (mneme.Store, error) {
+	env := c.PostgresDSNEnv()
+	dsn := c.getenv(env)
+	if dsn == "" {
+		return nil, mneme.Invalid("the postgres store needs a connection string in $%s: export %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (config.json's postgres.dsn_env names another variable)", env, env)
+	}
+	return postgres.Open(ctx, dsn, postgres.Options{Schema: first(schema, c.File.Postgres.Schema), DSNEnv: env, Migrate: c.Migrate})
+}
+
+// StoreScheme is the effective store's kind: sqlite, postgres, ….
+func (c *Config) StoreScheme() string { return storeScheme(c.Store) }
 
 func storeScheme(dsn string) string {
 	scheme, _, _ := strings.Cut(dsn, ":")
@@ -38,7 +66,13 @@ func storeScheme(dsn string) string {
 
 // OpenStore opens the store the configuration names.
 func (c *Config) OpenStore(ctx context.Context) (mneme.Store, error) {
-	scheme, rest, _ := strings.Cut(c.Store, ":")
+	return c.OpenStoreDSN(ctx, c.Store)
+}
+
+// OpenStoreDSN opens the store a DSN names, like "sqlite:DIR" or
+// "postgres", with this configuration.
+func (c *Config) OpenStoreDSN(ctx context.Context, dsn string) (mneme.Store, error) {
+	scheme, rest, _ := strings.Cut(dsn, ":")
 	storesMu.RLock()
 	open, ok := stores[scheme]
 	known := make([]string, 0, len(stores))
@@ -50,7 +84,7 @@ func (c *Config) OpenStore(ctx context.Context) (mneme.Store, error) {
 		sort.Strings(known)
 		return nil, mneme.Invalid("store %q is not known: use one of %s (--store, MNEME_STORE or store in config.json)", mneme.Clip(scheme), strings.Join(known, ", "))
 	}
-	return open(ctx, rest, c.Home)
+	return open(ctx, rest, c)
 }
 
 // Need says what a command needs of its home besides the records.
@@ -116,4 +150,27 @@ func (c *Config) Describe(s mneme.Store) string {
 		return d.Describe()
 	}
 	return fmt.Sprintf("%s store", storeScheme(c.Store))
+}
+
+// Repair copies what can still be read of the home's store into the new
+// data directory to (see sqlite.Salvage), and the home's config.json with
+// it (its store setting dropped: the new home keeps its own database). The
+// home itself is only read.
+func (c *Config) Repair(ctx context.Context, to string) (mneme.SalvageResult, error) {
+	scheme, dir, _ := strings.Cut(c.Store, ":")
+	if scheme != "sqlite" {
+		return mneme.SalvageResult{}, mneme.Invalid("repair works on sqlite stores, and this home's store is %q", mneme.Clip(scheme))
+	}
+	res, err := sqlite.Salvage(ctx, first(dir, c.Home), to)
+	if err != nil {
+		return res, err
+	}
+	if _, err := os.Stat(filepath.Join(c.Home, FileName)); err == nil {
+		f := c.File
+		f.Store = ""
+		if err := WriteFile(to, f); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }

@@ -5,10 +5,13 @@
 package httpapi
 
 import (
+	"bytes"
+	"io"
 	"log/slog"
 	"net/http"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/codemem"
 	"github.com/mneme-ai/mneme/internal/access"
 )
 
@@ -20,6 +23,9 @@ type Config struct {
 	Logger    *slog.Logger   // one line per request; nil: no logs
 	StoreSize func() int64   // bytes on disk, for /metrics; nil: not reported
 	Version   string
+	// Code serves /v1/code/ (codemem.Options.Restrict to code.roots); nil
+	// refuses every repository.
+	Code *codemem.Service
 
 	// AllowedHosts are the Host names answered besides loopback ones
 	// (localhost, 127.0.0.1, [::1]): a name or address on any port, or
@@ -62,6 +68,10 @@ var routes = []route{
 	{"POST /v1/forget", write, (*server).forget},
 	{"POST /v1/recall", read, (*server).recall},
 	{"POST /v1/recall/batch", read, (*server).recallBatch},
+	{"POST /v1/context", read, (*server).context},
+	{"POST /v1/context/batch", read, (*server).contextBatch},
+	{"POST /v1/ground", read, (*server).ground},
+	{"POST /v1/summarize", write, (*server).summarize},
 	{"GET /v1/stats", read, (*server).stats},
 	{"GET /v1/export", read, (*server).export},
 	{"POST /v1/import", write, (*server).importRecords},
@@ -98,7 +108,7 @@ func New(eng *mneme.Engine, cfg Config) http.Handler {
 	}
 	if cfg.MCP != nil {
 		for _, p := range mcpPatterns {
-			s.mux.Handle(p, s.guard(read, s.limit(cfg.MCP)))
+			s.mux.Handle(p, s.guard(read, s.limit(utf8Only(cfg.MCP))))
 		}
 	}
 	return s
@@ -111,6 +121,24 @@ func (s *server) endpoint(h func(*server, http.ResponseWriter, *http.Request) er
 			fail(w, r, err)
 		}
 	}))
+}
+
+// utf8Only refuses a body that is not valid UTF-8 (the MCP SDK's JSON
+// decoding would silently replace the bytes), as the API's own routes do.
+func utf8Only(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.ContentLength == 0 {
+			h.ServeHTTP(w, r)
+			return
+		}
+		data, err := readBody(r)
+		if err != nil {
+			fail(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(data))
+		h.ServeHTTP(w, r)
+	})
 }
 
 // limit bounds the request body to Config.MaxBody.

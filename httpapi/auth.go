@@ -24,7 +24,7 @@ func (s *server) guard(lv level, h http.Handler) http.Handler {
 			info.token = sc.Name
 		}
 		if lv == write && !sc.Write {
-			fail(w, r, forbidden("token %q is read-only and %s %s writes: use a token with access write", sc.Name, r.Method, r.URL.Path))
+			fail(w, r, forbidden("token %q is read-only and %s %s writes: use a token with access write", sc.Name, r.Method, mneme.Clip(r.URL.Path)))
 			return
 		}
 		h.ServeHTTP(w, r)

@@ -123,3 +123,23 @@ func TestAuth(t *testing.T) {
 		t.Fatalf("log:\n%s", logs)
 	}
 }
+
+// TestStatsClearance: GET /v1/stats counts secret records only for a
+// token with clearance secret.
+func TestStatsClearance(t *testing.T) {
+	cleared := access.Token{Name: "cleared", Token: "cleared-secret-0123456789", Access: "read", Clearance: mneme.Secret}
+	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer, reader, cleared}})
+	e.remember(&writer, mneme.RememberRequest{Text: "the shop deploys on fridays", Project: "shop"})
+	e.remember(&writer, mneme.RememberRequest{Text: "the vault code is 0000", Project: "vault", Sensitivity: mneme.Secret})
+	for _, c := range []struct {
+		tok             *access.Token
+		total, projects int
+		secret          int
+	}{{&reader, 1, 1, 0}, {&writer, 1, 1, 0}, {&cleared, 2, 2, 1}} {
+		var st mneme.Stats
+		e.want(e.do("GET", "/v1/stats", c.tok, nil), http.StatusOK, &st)
+		if st.Total != c.total || len(st.Projects) != c.projects || st.Secret != c.secret {
+			t.Errorf("%s: %+v", c.tok.Name, st)
+		}
+	}
+}

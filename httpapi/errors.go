@@ -115,7 +115,7 @@ func requests[T any](r *http.Request, field string) ([]T, error) {
 	var items []json.RawMessage
 	for k, v := range body {
 		if k != field {
-			return nil, mneme.Invalid("unknown field %q: send {%q: [...]}", k, field)
+			return nil, mneme.Invalid("unknown field %q: send {%q: [...]}", mneme.Clip(k), field)
 		}
 		if err := json.Unmarshal(v, &items); err != nil {
 			return nil, mneme.Invalid("field %q must be an array", field)

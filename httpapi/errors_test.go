@@ -8,6 +8,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
 	"github.com/mneme-ai/mneme/httpapi"
+	"github.com/mneme-ai/mneme/internal/access"
 )
 
 // TestErrors sends bad input to every kind of route: each gets its status,
@@ -105,5 +106,55 @@ func TestUnavailable(t *testing.T) {
 	e.want(e.do("POST", "/v1/recall", nil, `{"query":"releases"}`), http.StatusOK, &res)
 	if !res.Degraded || len(res.Hits) != 1 {
 		t.Fatalf("hybrid without embedder: %+v", res)
+	}
+}
+
+// TestBoundedErrors: a huge bad value gives an error that quotes at most
+// its start. Bodies carry a megabyte; the URL, under the server's header
+// limit, a hundred kilobytes.
+func TestBoundedErrors(t *testing.T) {
+	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer, reader}})
+	mb := strings.Repeat("x", 1<<20)
+	kb := strings.Repeat("x", 100<<10)
+	for _, tc := range []struct {
+		name, method, path string
+		tok                *access.Token
+		body               any
+		status             int
+		want               string
+	}{
+		{"project", "POST", "/v1/memories", &writer, mneme.RememberRequest{Text: "x", Project: mb}, 400, "is not a valid name"},
+		{"tag", "POST", "/v1/memories", &writer, mneme.RememberRequest{Text: "x", Tags: []string{mb}}, 400, "is longer than"},
+		{"occurred_at", "POST", "/v1/memories", &writer, mneme.RememberRequest{Text: "x", OccurredAt: mb}, 400, "is not a time"},
+		{"ttl", "POST", "/v1/memories", &writer, mneme.RememberRequest{Text: "x", TTL: mb}, 400, "is not a positive duration"},
+		{"type", "POST", "/v1/memories", &writer, mneme.RememberRequest{Text: "x", Type: mneme.Type(mb)}, 400, "is not valid"},
+		{"unknown field", "POST", "/v1/memories", &writer, `{"text":"x","` + mb + `":1}`, 400, "unknown field"},
+		{"batch wrapper field", "POST", "/v1/memories/batch", &writer, `{"` + mb + `":[]}`, 400, "unknown field"},
+		{"number", "POST", "/v1/recall", &writer, `{"query":"x","k":1` + strings.Repeat("0", 1<<20) + `}`, 400, "must be a number"},
+		{"recall since", "POST", "/v1/recall", &writer, mneme.RecallRequest{Query: "x", Since: mb}, 400, "is not a time"},
+		{"recall mode", "POST", "/v1/recall", &writer, mneme.RecallRequest{Query: "x", Mode: mneme.Mode(mb)}, 400, "is not one of"},
+		{"recall query", "POST", "/v1/recall", &writer, mneme.RecallRequest{Query: strings.Repeat("? ", 1<<19)}, 400, "has no words"},
+		{"forget before", "POST", "/v1/forget", &writer, `{"filter":{"before":"` + mb + `"}}`, 400, "is not a time"},
+		{"list project", "GET", "/v1/memories?project=" + kb, &writer, nil, 400, "is not a valid name"},
+		{"list since", "GET", "/v1/memories?since=" + kb, &writer, nil, 400, "is not a time"},
+		{"list limit", "GET", "/v1/memories?limit=" + kb, &writer, nil, 400, "is not a number"},
+		{"list flag", "GET", "/v1/memories?all_tags=" + kb, &writer, nil, 400, "is not true or false"},
+		{"list cursor", "GET", "/v1/memories?cursor=" + kb, &writer, nil, 400, "cursor"},
+		{"parameter name", "GET", "/v1/memories?" + kb + "=1", &writer, nil, 400, "unknown query parameter"},
+		{"id", "GET", "/v1/memories/" + kb, &writer, nil, 400, "is not a record id"},
+		{"read-only path", "PATCH", "/v1/memories/" + kb, &reader, `{}`, 403, "is read-only"},
+		{"no route", "GET", "/v1/" + kb, &writer, nil, 404, "no route"},
+		{"method", "PUT", "/v1/memories/" + kb, &writer, nil, 405, "is not allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.t = t
+			res := e.do(tc.method, tc.path, tc.tok, tc.body)
+			if res.status != tc.status || !strings.Contains(string(res.body), tc.want) {
+				t.Fatalf("status %d, want %d and %q: %.300s", res.status, tc.status, tc.want, res.body)
+			}
+			if len(res.body) > 1024 {
+				t.Fatalf("a %d-byte error (want under 1 KB): %.300s…", len(res.body), res.body)
+			}
+		})
 	}
 }

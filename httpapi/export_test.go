@@ -1,5 +1,10 @@
 package httpapi
 
+import (
+	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/ground"
+)
+
 // Internals the external tests check openapi.json against.
 
 // Patterns are the mux patterns of the API routes, and MCPPatterns those
@@ -20,6 +25,10 @@ var ListParams = listParams
 // by their OpenAPI schema name.
 var BodyTypes = map[string]any{
 	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
-	"RecallResults": recallResults{},
-	"ForgetRequest": forgetRequest{},
+	"RecallResults": recallResults{}, "ContextResults": contextResults{},
+	"ForgetRequest":  forgetRequest{},
+	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
+	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
+	"GroundRequest": ground.Request{}, "GroundResult": ground.Result{}, "GroundSentence": ground.Sentence{}, "GroundSupport": ground.Support{},
+	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
 }

@@ -47,7 +47,7 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) error {
 	limit := DefaultLimit
 	if v := q.Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil {
-			return mneme.Invalid("limit %q is not a number: use 1 to %d", v, mneme.MaxK)
+			return mneme.Invalid("limit %q is not a number: use 1 to %d", mneme.Clip(v), mneme.MaxK)
 		}
 	}
 	recs, next, err := s.eng.List(r.Context(), f, limit, q.Get("cursor"))
@@ -70,7 +70,7 @@ func params(r *http.Request, allowed ...string) (url.Values, error) {
 	}
 	for name := range q {
 		if !slices.Contains(allowed, name) {
-			return nil, mneme.Invalid("unknown query parameter %q: allowed are %s", name, strings.Join(allowed, ", "))
+			return nil, mneme.Invalid("unknown query parameter %q: allowed are %s", mneme.Clip(name), strings.Join(allowed, ", "))
 		}
 	}
 	return q, nil
@@ -87,7 +87,7 @@ func flag(q url.Values, name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, mneme.Invalid("%s %q is not true or false", name, v)
+		return false, mneme.Invalid("%s %q is not true or false", name, mneme.Clip(v))
 	}
 	return b, nil
 }

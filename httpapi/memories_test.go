@@ -73,10 +73,10 @@ func TestMemories(t *testing.T) {
 	var h struct {
 		OK      bool   `json:"ok"`
 		Version string `json:"version"`
-		Records int    `json:"records"`
 	}
+	// Anyone may ask for health, so it counts nothing (want decodes strictly).
 	e.want(e.do("GET", "/v1/health", nil, nil), http.StatusOK, &h)
-	if !h.OK || h.Version != "test" || h.Records != 4 {
+	if !h.OK || h.Version != "test" {
 		t.Fatalf("health: %+v", h)
 	}
 

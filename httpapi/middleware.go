@@ -60,11 +60,11 @@ func (s *server) unrouted(w http.ResponseWriter, r *http.Request) {
 	if allow := probe.header.Get("Allow"); probe.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", allow)
 		writeError(w, http.StatusMethodNotAllowed, mneme.EINVALID,
-			"method "+r.Method+" is not allowed on "+r.URL.Path+": use "+allow)
+			"method "+mneme.Clip(r.Method)+" is not allowed on "+mneme.Clip(r.URL.Path)+": use "+allow)
 		return
 	}
 	writeError(w, http.StatusNotFound, mneme.ENOTFOUND,
-		"no route "+r.Method+" "+r.URL.Path+": see GET /v1/openapi.json for the routes")
+		"no route "+mneme.Clip(r.Method)+" "+mneme.Clip(r.URL.Path)+": see GET /v1/openapi.json for the routes")
 }
 
 // done logs the request and counts it. The log names the token, never its

@@ -73,8 +73,10 @@ func TestOpenAPIRoutes(t *testing.T) {
 // type and a body that fits the documented schema. Methods a path does not
 // document are refused with 405.
 func TestOpenAPIOperations(t *testing.T) {
-	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer}, MCP: mcpStub})
+	codeRoot, code := codeRepo(t)
+	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer}, MCP: mcpStub, Code: code})
 	e.remember(&writer, mneme.RememberRequest{Text: "Old tickets are obsolete.", Project: "demo", Tags: []string{"obsolete"}})
+	e.remember(&writer, mneme.RememberRequest{Text: "We closed the old tickets today.", Project: "demo", Type: mneme.Episodic}) // for summarize
 	doc := openAPI(t, e)
 	for _, op := range operations(doc) {
 		t.Run(op, func(t *testing.T) {
@@ -97,6 +99,9 @@ func TestOpenAPIOperations(t *testing.T) {
 				if body == nil {
 					t.Fatal("request body without an example")
 				}
+			}
+			if strings.HasPrefix(path, "/v1/code/") { // a repository that exists, under code.roots
+				body.(object)["project_root"] = codeRoot
 			}
 			res := e.send(method, path, &writer, body, header)
 			documented, ok := spec["responses"].(object)[fmt.Sprint(res.status)].(object)

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/httpapi"
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // conform checks v against a schema of the document: types, enums,
@@ -127,6 +129,9 @@ func TestOpenAPISchemas(t *testing.T) {
 		"RecallResponse": mneme.RecallResponse{}, "Hit": mneme.Hit{}, "Explain": mneme.Explain{}, "RerankExplain": mneme.RerankExplain{},
 		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "Patch": mneme.Patch{},
 		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
+		"QualityReport": quality.Report{}, "QualityStage": quality.Stage{}, "QualityLanes": quality.Lanes{}, "QualityScores": quality.Scores{},
+		"QualitySummary": quality.Summary{}, "QualityContext": quality.Context{}, "QualityGround": quality.Ground{},
+		"SummarizeRequest": consolidate.Request{}, "SummarizeResponse": consolidate.Response{}, "UsedFilters": consolidate.UsedFilters{},
 	}
 	for name, v := range httpapi.BodyTypes {
 		types[name] = v

@@ -2,21 +2,20 @@ package httpapi
 
 import "net/http"
 
-// healthReply is the body of GET /v1/health.
+// healthReply is the body of GET /v1/health: no counts, since anyone may
+// ask (GET /v1/stats and the MCP health resource count, for a token).
 type healthReply struct {
 	OK      bool   `json:"ok"`
 	Version string `json:"version"`
-	Records int    `json:"records"`
 }
 
 // health answers without a token, so probes need no secret; it reads the
 // store so a broken store shows.
 func (s *server) health(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.eng.Stats(r.Context())
-	if err != nil {
+	if _, err := s.eng.Stats(r.Context()); err != nil {
 		return err
 	}
-	reply(w, http.StatusOK, healthReply{OK: true, Version: s.cfg.Version, Records: st.Total})
+	reply(w, http.StatusOK, healthReply{OK: true, Version: s.cfg.Version})
 	return nil
 }
 

@@ -41,13 +41,13 @@ func New(cfg Config) (mneme.HypothesisGenerator, error) {
 	var g *generator
 	switch cfg.Provider {
 	case "ollama":
-		g = &generator{base: "http://127.0.0.1:11434", path: "/api/chat", call: ollamaCall,
+		g = &generator{base: "http://127.0.0.1:11434", path: "/api/chat", healthPath: "/api/tags", chat: ollamaChat,
 			hint: "start Ollama (ollama serve) and pull the model (ollama pull " + cfg.Model + "), or check llm.url"}
 	case "openai":
-		g = &generator{base: "https://api.openai.com", path: "/v1/chat/completions", call: openaiCall,
+		g = &generator{base: "https://api.openai.com", path: "/v1/chat/completions", healthPath: "/v1/models", chat: openaiChat,
 			hint: "check llm.url and that the server is running"}
 	default:
-		return nil, mneme.Invalid("unknown LLM provider %q: set llm.provider in config.json to \"ollama\" or \"openai\"", cfg.Provider)
+		return nil, mneme.Invalid("unknown LLM provider %q: set llm.provider in config.json to \"ollama\" or \"openai\"", mneme.Clip(cfg.Provider))
 	}
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, mneme.Invalid("the %s LLM needs a model: set llm.model in config.json", cfg.Provider)
@@ -62,13 +62,13 @@ func New(cfg Config) (mneme.HypothesisGenerator, error) {
 	return g, nil
 }
 
-// generator is shared by the providers; call sends the provider's request
+// generator is shared by the providers; chat sends the provider's request
 // and returns the model's text.
 type generator struct {
-	cfg              Config
-	client           *http.Client
-	base, path, hint string
-	call             func(ctx context.Context, g *generator, query string) (string, error)
+	cfg                          Config
+	client                       *http.Client
+	base, path, healthPath, hint string
+	chat                         func(ctx context.Context, g *generator, msgs []message, maxTokens int) (string, error)
 }
 
 // Generator names the provider and model, and Version for the prompt: a
@@ -78,7 +78,7 @@ func (g *generator) Generator() (id, version string) {
 }
 
 func (g *generator) Hypothesize(ctx context.Context, query string) (mneme.Hypothesis, error) {
-	text, err := g.call(ctx, g, query)
+	text, err := g.chat(ctx, g, messages(query), hypothesisTokens)
 	if err != nil {
 		return mneme.Hypothesis{}, err
 	}
@@ -90,6 +90,9 @@ func (g *generator) Hypothesize(ctx context.Context, query string) (mneme.Hypoth
 	id, version := g.Generator()
 	return mneme.Hypothesis{Text: text, GeneratorID: id, GeneratorVersion: version}, nil
 }
+
+// hypothesisTokens bounds a hypothesis: 2-4 sentences fit easily.
+const hypothesisTokens = 200
 
 // messages is the chat both providers receive.
 func messages(query string) []message {

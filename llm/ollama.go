@@ -15,15 +15,16 @@ type ollamaRequest struct {
 type ollamaOptions struct {
 	Temperature float64 `json:"temperature"`
 	Seed        int     `json:"seed"`
+	NumPredict  int     `json:"num_predict,omitempty"` // answer tokens at most; 0: Ollama's default
 }
 
 type ollamaResponse struct {
 	Message message `json:"message"`
 }
 
-func ollamaCall(ctx context.Context, g *generator, query string) (string, error) {
+func ollamaChat(ctx context.Context, g *generator, msgs []message, maxTokens int) (string, error) {
 	var res ollamaResponse
-	req := ollamaRequest{Model: g.cfg.Model, Messages: messages(query), Options: ollamaOptions{Temperature: 0, Seed: 42}}
+	req := ollamaRequest{Model: g.cfg.Model, Messages: msgs, Options: ollamaOptions{Temperature: 0, Seed: 42, NumPredict: maxTokens}}
 	if err := g.post(ctx, nil, req, &res); err != nil {
 		return "", err
 	}

@@ -9,7 +9,7 @@ type openaiRequest struct {
 	Messages    []message `json:"messages"`
 	Temperature float64   `json:"temperature"` // 0 and a fixed seed: stable hypotheses
 	Seed        int       `json:"seed"`
-	MaxTokens   int       `json:"max_tokens"` // 2-4 sentences fit easily
+	MaxTokens   int       `json:"max_tokens,omitempty"`
 }
 
 type openaiResponse struct {
@@ -18,18 +18,18 @@ type openaiResponse struct {
 	} `json:"choices"`
 }
 
-func openaiCall(ctx context.Context, g *generator, query string) (string, error) {
+func openaiChat(ctx context.Context, g *generator, msgs []message, maxTokens int) (string, error) {
 	var headers map[string]string
 	if g.cfg.APIKey != "" {
 		headers = map[string]string{"Authorization": "Bearer " + g.cfg.APIKey}
 	}
 	var res openaiResponse
-	req := openaiRequest{Model: g.cfg.Model, Messages: messages(query), Temperature: 0, Seed: 42, MaxTokens: 200}
+	req := openaiRequest{Model: g.cfg.Model, Messages: msgs, Temperature: 0, Seed: 42, MaxTokens: maxTokens}
 	if err := g.post(ctx, headers, req, &res); err != nil {
 		return "", err
 	}
 	if len(res.Choices) == 0 {
-		return "", nil // reported as "no text" by Hypothesize
+		return "", nil // reported as "no text" by the caller
 	}
 	return res.Choices[0].Message.Content, nil
 }

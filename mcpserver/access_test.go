@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -130,5 +131,65 @@ func TestAccessScopes(t *testing.T) {
 	got, _ := read("reader", "mneme://projects")
 	if json.Unmarshal([]byte(got), &ps); len(ps.Projects) != 1 {
 		t.Errorf("reader's projects: %s", got)
+	}
+}
+
+// TestSecretCounts: the projects and health resources count secret records
+// only for a token with clearance secret.
+func TestSecretCounts(t *testing.T) {
+	eng, _ := newEngine(t, true)
+	ctx := context.Background()
+	for _, r := range []mneme.Record{
+		{Text: "the shop deploys on fridays", Project: "shop"},
+		{Text: "the shop vault code is 0000", Project: "shop", Sensitivity: mneme.Secret, Type: mneme.Procedural},
+		{Text: "the vault opens at nine", Project: "vault", Sensitivity: mneme.Secret},
+	} {
+		if _, err := eng.Remember(ctx, []*mneme.Record{&r}, mneme.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tokens := []access.Token{
+		{Name: "plain", Token: "plain-0123456789abcdef", Access: "read"},
+		{Name: "cleared", Token: "cleared-0123456789abcdef", Access: "read", Clearance: mneme.Secret},
+	}
+	srv := New(eng, testInfo)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(auth.RequireBearerToken(access.Verifier(tokens), &auth.RequireBearerTokenOptions{})(h))
+	defer ts.Close()
+	type counts struct {
+		Projects []mneme.ProjectStats `json:"projects"`
+		Records  map[string]int       `json:"records"`
+	}
+	read := func(token, uri string) counts {
+		t.Helper()
+		tr := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: bearer(token)}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, tr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c counts
+		if err := json.Unmarshal([]byte(res.Contents[0].Text), &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	plain := read(tokens[0].Token, "mneme://projects")
+	if want := []mneme.ProjectStats{{Project: "shop", Total: 1, Types: map[string]int{"semantic": 1}}}; !reflect.DeepEqual(plain.Projects, want) {
+		t.Errorf("projects without clearance: %+v, want %+v", plain.Projects, want)
+	}
+	cleared := read(tokens[1].Token, "mneme://projects")
+	if len(cleared.Projects) != 2 || cleared.Projects[0].Total != 2 || cleared.Projects[0].Types["procedural"] != 1 {
+		t.Errorf("projects with clearance secret: %+v", cleared.Projects)
+	}
+	if r := read(tokens[0].Token, "mneme://health").Records; r["total"] != 1 || r["secret"] != 0 {
+		t.Errorf("health without clearance: %v", r)
+	}
+	if r := read(tokens[1].Token, "mneme://health").Records; r["total"] != 3 || r["secret"] != 2 {
+		t.Errorf("health with clearance secret: %v", r)
 	}
 }

@@ -118,7 +118,7 @@ func text(res *mcp.CallToolResult) string {
 var (
 	uuidRE    = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	timeRE    = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
-	tookRE    = regexp.MustCompile(`("took_ms\\?":\s*)[0-9.e+-]+`)
+	tookRE    = regexp.MustCompile(`("(?:took_ms|ms)\\?":\s*)[0-9.e+-]+`)
 	cursorRE  = regexp.MustCompile(`("next_cursor\\?":\s*\\?")[^"\\]+`)
 	numberRE  = regexp.MustCompile(`(:\s*)(-?\d+\.\d{5,})`)
 	logLineRE = regexp.MustCompile(`^(read|write): (.*)$`)

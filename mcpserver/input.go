@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
@@ -20,7 +21,7 @@ func (l *list) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &one); err == nil {
 		many = []string{one}
 	} else if err := json.Unmarshal(b, &many); err != nil {
-		return mneme.Invalid("expected a string like \"a,b\" or an array of strings, not %s", b)
+		return mneme.Invalid("expected a string like \"a,b\" or an array of strings, not %s", mneme.Clip(string(b)))
 	}
 	*l = mneme.SplitList(many...)
 	return nil
@@ -98,6 +99,9 @@ func inputSchema(t reflect.Type) map[string]any {
 		p := typeSchema(sf.Type)
 		if d := sf.Tag.Get("jsonschema"); d != "" {
 			p["description"] = d
+		}
+		if m, err := strconv.Atoi(sf.Tag.Get("min")); err == nil {
+			p["minimum"] = m
 		}
 		if e := sf.Tag.Get("enum"); e != "" {
 			target := p

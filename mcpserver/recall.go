@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/quality"
 )
 
 // recallInput is mneme.RecallRequest (so an HTTP recall body works here
@@ -27,8 +28,8 @@ type recallInput struct {
 	TimeRange         *timeRange         `json:"time_range,omitempty" jsonschema:"only records that happened in this range"`
 	Since             string             `json:"since,omitempty" jsonschema:"same as time_range.start"`
 	Until             string             `json:"until,omitempty" jsonschema:"same as time_range.end"`
-	K                 int                `json:"k,omitempty" jsonschema:"number of hits, 1 to 1000 (default 10; alias limit)"`
-	Limit             int                `json:"limit,omitempty" jsonschema:"alias of k"`
+	K                 int                `json:"k,omitempty" min:"1" jsonschema:"number of hits, 1 to 1000 (default 10; alias limit)"`
+	Limit             int                `json:"limit,omitempty" min:"1" jsonschema:"alias of k"`
 	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" jsonschema:"hybrid (words and meaning; the default), vector (meaning) or lexical (words)"`
 	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" jsonschema:"how hybrid combines its lanes (default weighted)"`
 	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.5)"`
@@ -40,6 +41,7 @@ type recallInput struct {
 	HalfLife          string             `json:"half_life,omitempty" jsonschema:"weight by recency: a record this old counts half, like 30d"`
 	HyDE              *mneme.HyDERequest `json:"hyde,omitempty" jsonschema:"true to also embed a generated hypothetical answer, or {hypothesis, generator_id} to supply one"`
 	Explain           bool               `json:"explain,omitempty" jsonschema:"say why each hit matched"`
+	Report            bool               `json:"report,omitempty" jsonschema:"add a content-free quality report: stage times, candidates per lane, score spread, reason codes, hashes of the query and scope"`
 	IncludeSuperseded bool               `json:"include_superseded,omitempty" jsonschema:"include memories replaced by a newer one with the same key"`
 }
 
@@ -52,7 +54,7 @@ type timeRange struct {
 func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
-		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, IncludeSuperseded: in.IncludeSuperseded}
+		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
 	var tr timeRange
 	if in.TimeRange != nil {
 		tr = *in.TimeRange
@@ -63,7 +65,7 @@ func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r.Types = types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType)))
 	r.Since = pick(&err, f("time_range.start", tr.Start), f("since", in.Since))
 	r.Until = pick(&err, f("time_range.end", tr.End), f("until", in.Until))
-	r.K = pick(&err, f("k", in.K), f("limit", in.Limit))
+	r.K = mneme.Count(pick(&err, f("k", in.K), f("limit", in.Limit)))
 	r.MinScore = pick(&err, f("min_score", in.MinScore), f("score_threshold", in.ScoreThreshold))
 	if err != nil {
 		return r, err
@@ -85,6 +87,7 @@ type recallOutput struct {
 	DegradedReason string            `json:"degraded_reason,omitempty"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	TookMS         float64           `json:"took_ms"`
+	Report         *quality.Report   `json:"report,omitempty"`
 }
 
 type hit struct {
@@ -127,7 +130,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {

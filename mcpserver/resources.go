@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
@@ -37,7 +38,7 @@ func jsonResource(read func(context.Context, *mcp.ReadResourceRequest) (any, err
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		v, err := read(ctx, req)
 		if err != nil {
-			return nil, fail(err)
+			return nil, resourceError(err)
 		}
 		data, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
@@ -47,6 +48,20 @@ func jsonResource(read func(context.Context, *mcp.ReadResourceRequest) (any, err
 		return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{CacheScope: "private"}, Contents: []*mcp.ResourceContents{
 			{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)}}}, nil
 	}
+}
+
+// resourceError is err as a JSON-RPC error with a code that says what went
+// wrong (the SDK would send code 0): bad or unknown input is invalid
+// params (what MCP uses for a resource not found), anything else an
+// internal error; the message keeps mneme's code first, as tools do.
+func resourceError(err error) error {
+	code := jsonrpc.CodeInternalError
+	switch mneme.ErrorCode(err) {
+	case mneme.EINVALID, mneme.ENOTFOUND, EFORBIDDEN:
+		code = jsonrpc.CodeInvalidParams
+	}
+	data, _ := json.Marshal(map[string]string{"code": mneme.ErrorCode(err)})
+	return &jsonrpc.Error{Code: int64(code), Message: fail(err).Error(), Data: data}
 }
 
 type memoryType struct {
@@ -75,7 +90,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 	project, _ := strings.CutSuffix(rest, "/tags")
 	project, err := url.PathUnescape(project)
 	if err != nil {
-		return nil, mneme.Invalid("%s is not a tags resource: read %s", req.Params.URI, tagsTemplate)
+		return nil, mneme.Invalid("%s is not a tags resource: read %s", mneme.Clip(req.Params.URI), tagsTemplate)
 	}
 	// Every record of the project, page by page: fine while projects hold
 	// thousands of records; a store-side count would scale further.

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/codemem"
 	"github.com/mneme-ai/mneme/internal/access"
 )
 
@@ -24,6 +25,9 @@ type Info struct {
 	Store    string // like "sqlite /path/mneme.db"
 	Embedder string // like "minilm/all-MiniLM-L6-v2 (384 dimensions)"
 	Settings any    // the effective configuration, secrets removed
+	// Code serves the code_context tool (codemem.Options.Restrict to
+	// code.roots); nil refuses every repository.
+	Code *codemem.Service
 }
 
 // EFORBIDDEN is the code of a call the caller's token does not allow (as
@@ -110,7 +114,7 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		code, _, _ := strings.Cut(tc.Text, ": ")
 		if !slices.Contains(codes, code) {
 			code = mneme.EINVALID
-			tc.Text = "EINVALID: " + propertyRE.ReplaceAllString(sdkMessages.Replace(tc.Text), "$1: ")
+			tc.Text = "EINVALID: " + mneme.ClipMessage(propertyRE.ReplaceAllString(sdkMessages.Replace(tc.Text), "$1: "))
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && toolTypes[p.Name] != nil {
 				tc.Text += "; " + p.Name + " takes " + strings.Join(fieldNames(toolTypes[p.Name]), ", ")
 			}

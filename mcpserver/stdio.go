@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -262,6 +263,11 @@ func parseLine(text []byte) (jsonrpc.Message, *lineError) {
 	}
 	if bytes.IndexByte(text, 0) >= 0 {
 		return nil, invalid(nil, "the line contains a NUL byte")
+	}
+	if !utf8.Valid(text) {
+		// JSON decoding would silently replace the bytes: refused, as the
+		// HTTP API and the CLI refuse them.
+		return nil, &lineError{code: jsonrpc.CodeParseError, message: "parse error: the line is not valid UTF-8: convert it to UTF-8 first"}
 	}
 	if tooDeep(text) {
 		// Refused before any decoding, valid JSON or not.

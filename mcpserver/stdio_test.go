@@ -144,6 +144,7 @@ func TestStdioBadLines(t *testing.T) {
 		{"params a string", `{"jsonrpc":"2.0","id":4,"method":"ping","params":"x"}`, -32600, "4", `"params" must be an object or an array, not a string`, false},
 		{"NUL byte", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\x00\"}", -32600, "null", "NUL byte", false},
 		{"NUL alone", "\x00", -32600, "null", "NUL byte", false},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"text\":\"\xff\xfe\"}}}", -32700, "null", "not valid UTF-8", false},
 		{"deep params", `{"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":` + deep(100) + `}}`, -32600, "6", "deeper than 64 levels", false},
 		{"deep before id", `{"jsonrpc":"2.0","method":"ping","params":` + deep(100) + `,"id":6}`, -32600, "null", "deeper than 64", false},
 		{"deep array", deep(2000), -32600, "null", "deeper than 64", false},

@@ -34,7 +34,7 @@ type rememberInput struct {
 	SessionID   string         `json:"session_id,omitempty" jsonschema:"session it comes from"`
 	RunID       string         `json:"run_id,omitempty" jsonschema:"run it comes from"`
 	Speaker     string         `json:"speaker,omitempty" jsonschema:"who said it"`
-	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in the text instead of refusing the memory"`
+	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the memory"`
 }
 
 type updateInput struct {
@@ -85,7 +85,8 @@ type forgetInput struct {
 var toolTypes = map[string]reflect.Type{
 	"remember": reflect.TypeFor[rememberInput](), "recall": reflect.TypeFor[recallInput](),
 	"get": reflect.TypeFor[getInput](), "list": reflect.TypeFor[listInput](), "forget": reflect.TypeFor[forgetInput](),
-	"update": reflect.TypeFor[updateInput](),
+	"update": reflect.TypeFor[updateInput](), "context": reflect.TypeFor[contextInput](),
+	"ground": reflect.TypeFor[groundInput](),
 }
 
 func (s *server) addTools(srv *mcp.Server) {
@@ -94,6 +95,10 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Store a memory that should outlive this conversation: a decision and its reason, a fact about the project or the user, a how-to that worked, a preference, the outcome of a task."}, s.remember)
 	add(srv, &mcp.Tool{Name: "recall", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Find the memories that best match a query, by words and meaning. Returns the hits and a prompt-ready context with one numbered line per hit."}, s.recall)
+	add(srv, &mcp.Tool{Name: "context", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter and fitted to a token budget, grouped by session or document, as prompt-ready text with [n] citations mapped to memory ids. Takes recall's filters and options plus budget."}, s.context)
+	add(srv, &mcp.Tool{Name: "ground", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "Check an answer against the context package it was written from: for each sentence, the supporting spans, supported or not with a score, and the numbers, names and terms no evidence contains; reason codes like unsupported_claim, number_not_in_evidence. Deterministic, no language model."}, s.ground)
 	add(srv, &mcp.Tool{Name: "get", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Read one memory in full by its id."}, s.get)
 	add(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
@@ -102,6 +107,8 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Change some fields of a stored memory by id; the fields you leave out stay as they are."}, s.update)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
+	s.addSummarize(srv)
+	s.addCode(srv)
 }
 
 func add[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {

@@ -43,6 +43,9 @@ func TestSessionTranscript(t *testing.T) {
 		"limit": 3, "tags": "infra,db", "explain": true})
 	call(t, cs, "recall", args{"query": "how do we release", "project": "shop", "memory_type": "procedural",
 		"time_range": args{"start": "2026-04-01", "end": "2026-06-01"}})
+	var pkg map[string]any
+	structured(t, call(t, cs, "context", args{"query": "which postgres version does staging run", "project": "shop", "budget": 200}), &pkg)
+	call(t, cs, "ground", args{"package": pkg, "answer": "Staging runs Postgres 18. It moved in 2019 for Oracle support."})
 	call(t, cs, "get", args{"id": first.ID})
 	call(t, cs, "update", args{"id": first.ID, "tags": "infra,history", "title": "Staging on 17"})
 	call(t, cs, "remember", args{"text": "The user prefers short answers without emojis.", "project": "shop", "tags": "style"}) // keeps meta and time
@@ -79,6 +82,12 @@ func TestErrorTranscript(t *testing.T) {
 		{"recall", args{"query": "go version", "time_range": args{"start": "last tuesday"}}, "EINVALID"},
 		{"recall", args{"query": "go version"}, ""}, // degraded
 		{"recall", args{"query": "go version", "mode": "vector"}, "EUNAVAILABLE"},
+		{"context", args{"query": "go version", "budget": 10}, "EINVALID"},
+		{"context", args{"query": "go version", "budget": 0}, "EINVALID"},
+		{"context", args{"query": " "}, "EINVALID"},
+		{"context", args{"query": "go version", "budget": 100}, ""}, // degraded
+		{"ground", args{"package": args{"text": "x", "colour": 1}, "answer": "Go 1.26."}, "EINVALID"},
+		{"ground", args{"package": args{"groups": []any{}}, "answer": " "}, ""}, // empty_answer
 		{"remember", args{"text": ""}, "EINVALID"},
 		{"remember", args{"text": "the deploy key is AKIAIOSFODNN7EXAMPLE"}, "EINVALID"},
 		{"get", args{"id": "nope"}, "EINVALID"},

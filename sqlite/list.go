@@ -76,7 +76,7 @@ func (s *Store) List(ctx context.Context, f mneme.Filter, limit int, cursor stri
 	if cursor != "" {
 		after, err := base64.RawURLEncoding.DecodeString(cursor)
 		if err != nil || !mneme.ValidID(string(after)) {
-			return nil, "", mneme.Invalid("cursor %q is not one this store gave out: pass next_cursor from the previous page unchanged", cursor)
+			return nil, "", mneme.Invalid("cursor %q is not one this store gave out: pass next_cursor from the previous page unchanged", mneme.Clip(cursor))
 		}
 		cond += " AND r.id < ?"
 		args = append(args, string(after))
@@ -151,33 +151,40 @@ func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
 	return n, translate(err, "prune expired records")
 }
 
-// Stats counts the stored records by project and type.
+// Stats counts the stored records by project and type, and the secret
+// ones apart (SecretOnly).
 func (s *Store) Stats(ctx context.Context, now time.Time) (mneme.Stats, error) {
 	st := mneme.Stats{Projects: []mneme.ProjectStats{}}
+	so := &mneme.Stats{Projects: []mneme.ProjectStats{}}
+	at := now.UnixNano()
 	err := s.db.QueryRowContext(ctx, `SELECT count(*),
 		coalesce(sum(status = 'superseded'), 0), coalesce(sum(expires_at <= ?), 0), coalesce(sum(sensitivity = 'secret'), 0),
-		(SELECT count(*) FROM documents) FROM records`, now.UnixNano()).
-		Scan(&st.Total, &st.Superseded, &st.Expired, &st.Secret, &st.Documents)
+		coalesce(sum(sensitivity = 'secret' AND status = 'superseded'), 0), coalesce(sum(sensitivity = 'secret' AND expires_at <= ?), 0),
+		(SELECT count(*) FROM documents),
+		(SELECT count(*) FROM documents d WHERE
+			EXISTS (SELECT 1 FROM records c WHERE c.source_parent = d.id AND c.sensitivity = 'secret') AND
+			NOT EXISTS (SELECT 1 FROM records c WHERE c.source_parent = d.id AND c.sensitivity != 'secret'))
+		FROM records`, at, at).
+		Scan(&st.Total, &st.Superseded, &st.Expired, &st.Secret, &so.Superseded, &so.Expired, &st.Documents, &so.Documents)
 	if err != nil {
 		return st, translate(err, "count records")
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT project, type, count(*) FROM records GROUP BY project, type ORDER BY project, type")
+	so.Total, so.Secret = st.Secret, st.Secret
+	st.SecretOnly = so
+	rows, err := s.db.QueryContext(ctx, `SELECT project, type, count(*), coalesce(sum(sensitivity = 'secret'), 0)
+		FROM records GROUP BY project, type ORDER BY project, type`)
 	if err != nil {
 		return st, translate(err, "count records")
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var project, typ string
-		var n int
-		if err := rows.Scan(&project, &typ, &n); err != nil {
+		var n, secret int
+		if err := rows.Scan(&project, &typ, &n, &secret); err != nil {
 			return st, translate(err, "count records")
 		}
-		if k := len(st.Projects); k == 0 || st.Projects[k-1].Project != project {
-			st.Projects = append(st.Projects, mneme.ProjectStats{Project: project, Types: map[string]int{}})
-		}
-		p := &st.Projects[len(st.Projects)-1]
-		p.Total += n
-		p.Types[typ] = n
+		st.AddCount(project, typ, n)
+		so.AddCount(project, typ, secret)
 	}
 	return st, translate(rows.Err(), "count records")
 }

@@ -40,10 +40,11 @@ type snapshotHeader struct {
 // file at every megabyte and renames it within seconds.
 const staleTemp = 10 * time.Minute
 
-// sweepTemps removes the temporary snapshot files that processes killed
-// while writing one left in home (they are never renamed, and would stay).
+// sweepTemps removes the temporary files of snapshots (and of the marker)
+// that processes killed while writing one left in home: they are never
+// renamed, and would stay.
 func sweepTemps(home string) {
-	for _, name := range []string{IndexFile, VectorFile} {
+	for _, name := range []string{IndexFile, VectorFile, MarkerFile} {
 		paths, _ := filepath.Glob(filepath.Join(home, name+".*"))
 		for _, p := range paths {
 			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTemp {

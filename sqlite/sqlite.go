@@ -28,6 +28,19 @@ var migrations embed.FS
 // FileName is the database file inside the data directory.
 const FileName = "mneme.db"
 
+// MarkerFile, beside the database, records that the directory holds a
+// mneme database, and which (its id): it outlives a database file that is
+// deleted or truncated, so a lost database is reported instead of silently
+// replaced by an empty one.
+const MarkerFile = "mneme.id"
+
+// Every file mneme writes in the data directory is its owner's alone: the
+// database holds secret records in clear.
+const (
+	fileMode = 0o600
+	dirMode  = 0o700
+)
+
 // busyTimeout is how long a writer waits for another process's transaction.
 const busyTimeout = 30 * time.Second
 
@@ -46,8 +59,11 @@ var _ mneme.Store = (*Store)(nil)
 // Open opens (creating if needed) the store in the data directory home and
 // brings its schema up to date.
 func Open(ctx context.Context, home string) (*Store, error) {
-	if err := os.MkdirAll(home, 0o700); err != nil {
+	if err := os.MkdirAll(home, dirMode); err != nil {
 		return nil, mneme.Invalid("cannot create the data directory %s: %v; choose another with --home or MNEME_HOME", home, errors.Unwrap(err))
+	}
+	if err := prepareFile(home); err != nil {
+		return nil, err
 	}
 	dsn := "file:" + filepath.Join(home, FileName) +
 		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate", busyTimeout.Milliseconds())
@@ -59,6 +75,9 @@ func Open(ctx context.Context, home string) (*Store, error) {
 	err = retryBusy(ctx, func() error { return s.setup(ctx) })
 	if err == nil {
 		err = db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'db_id'").Scan(&s.dbID)
+	}
+	if err == nil {
+		err = writeMarker(home, s.dbID)
 	}
 	if err != nil {
 		db.Close()
@@ -161,6 +180,16 @@ func retryBusy(ctx context.Context, fn func() error) error {
 	}
 }
 
+// isCorrupt reports a damaged database file.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		code := se.Code() & 0xff
+		return code == sqlite3.SQLITE_CORRUPT || code == sqlite3.SQLITE_NOTADB
+	}
+	return false
+}
+
 func isBusy(err error) bool {
 	var se *sqlite.Error
 	if errors.As(err, &se) {
@@ -182,6 +211,8 @@ func translate(err error, doing string) error {
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": " + err.Error(), Err: err}
 	case isBusy(err):
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": the database stayed busy for " + busyTimeout.String() + "; another process holds a long write, try again", Err: err}
+	case isCorrupt(err):
+		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": the database file is damaged (" + err.Error() + "): " + damagedFix, Err: err}
 	}
 	return mneme.InternalError(err, doing)
 }

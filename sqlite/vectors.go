@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 
 	"github.com/mneme-ai/mneme"
 )
@@ -151,4 +152,36 @@ func decodeVector(b []byte) []float32 {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}
 	return v
+}
+
+// CacheVectors caches embeddings by text hash in one transaction, a
+// statement per 200 rows.
+func (s *Store) CacheVectors(ctx context.Context, info mneme.EmbedderInfo, hashes []string, vecs [][]float32) error {
+	if len(hashes) != len(vecs) {
+		return mneme.Errorf(mneme.EINTERNAL, "cache %d vectors for %d texts", len(vecs), len(hashes))
+	}
+	if len(hashes) == 0 {
+		return nil
+	}
+	id := info.ID()
+	args := make([]any, 0, 4*len(hashes))
+	for i, h := range hashes {
+		if len(vecs[i]) != info.Dim {
+			return mneme.Invalid("vector of dimension %d for embedder %s with %d", len(vecs[i]), id, info.Dim)
+		}
+		args = append(args, id, info.Version, h, encodeVector(vecs[i]))
+	}
+	const rows = 200
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for start := 0; start < len(hashes); start += rows {
+			n := min(rows, len(hashes)-start)
+			q := "INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES " +
+				strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?),", n), ",") + " ON CONFLICT DO NOTHING"
+			if _, err := tx.ExecContext(ctx, q, args[4*start:4*(start+n)]...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return translate(err, "write the embedding cache")
 }

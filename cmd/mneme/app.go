@@ -37,7 +37,9 @@ type app struct {
 	json           bool
 	home           string
 	embedder       string // --embedder, where the command takes it
+	store          string // --store
 	cfg            *config.Config
+	warned         map[string]bool // the warnings given (warn)
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -52,8 +54,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a.name = args[0]
 	cmd, ok := commands[a.name]
 	if !ok {
-		a.json = hasJSONFlag(args)
-		return a.fail(mneme.Invalid("unknown command %q: run `mneme help` for the list", a.name))
+		a.json, a.name = hasJSONFlag(args), ""
+		return a.fail(mneme.Invalid("unknown command %q: run `mneme help` for the list", mneme.Clip(args[0])))
 	}
 	err := cmd.run(a, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
@@ -62,10 +64,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return a.fail(err)
 }
 
+// hasJSONFlag reports whether args ask for --json before "--" (after it,
+// everything is text).
 func hasJSONFlag(args []string) bool {
 	for _, s := range args {
-		if s == "--json" || s == "-json" {
+		switch s {
+		case "--json", "-json":
 			return true
+		case "--":
+			return false
 		}
 	}
 	return false
@@ -85,12 +92,23 @@ func (a *app) usage() {
 }
 
 // fail reports err (if any) and returns the exit code: 0 ok, 2 invalid
-// input, 1 anything else.
+// input, 128+n after signal n (130 for Ctrl-C), 1 anything else.
 func (a *app) fail(err error) int {
 	if err == nil {
 		return 0
 	}
 	code, msg := mneme.ErrorCode(err), mneme.Render(err, flagTerms)
+	var in *mneme.Interrupted
+	sig, signalled := context.Cause(a.ctx).(signalled)
+	switch {
+	case errors.As(err, &in):
+		msg += "; run the same command again to resume"
+	case signalled && !strings.HasPrefix(msg, "interrupted"):
+		msg = "interrupted: " + msg
+	}
+	if signalled && isTerminal(a.stderr) && !a.json {
+		fmt.Fprintln(a.stderr) // after a progress bar
+	}
 	if a.json {
 		detail := map[string]any{"code": code, "message": msg}
 		if hints := mneme.Hints(err); hints != nil {
@@ -99,9 +117,12 @@ func (a *app) fail(err error) int {
 		b, _ := json.Marshal(map[string]any{"error": detail})
 		fmt.Fprintln(a.stderr, string(b))
 	} else {
-		fmt.Fprintf(a.stderr, "mneme %s: %s\n", a.name, msg)
+		fmt.Fprintf(a.stderr, "%s: %s\n", strings.TrimSpace("mneme "+a.name), block(msg))
 	}
-	if code == mneme.EINVALID {
+	switch {
+	case signalled:
+		return sig.exitCode()
+	case code == mneme.EINVALID:
 		return 2
 	}
 	return 1
@@ -128,11 +149,13 @@ func (a *app) flags() *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&a.json, "json", false, "machine-readable output; errors as JSON on stderr")
 	fs.StringVar(&a.home, "home", "", "data directory (default $MNEME_HOME, else $XDG_DATA_HOME/mneme or ~/.local/share/mneme)")
+	fs.StringVar(&a.store, "store", "", "store: sqlite (default), sqlite:DIR, postgres or postgres:SCHEMA (default $MNEME_STORE, else config.json); postgres reads its connection string from $MNEME_PG_DSN")
 	return fs
 }
 
-// parse parses flags and positional arguments in any order ("--" ends
-// flags) and returns the positional ones.
+// parse parses flags and positional arguments in any order and returns
+// the positional ones. As usual, "--" ends the flags: everything after it
+// is positional, even what starts with - (text like "- a bullet").
 func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -150,14 +173,23 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 				}
 				fmt.Fprintf(a.stdout, "  --%s %s\n      %s\n", f.Name, kind, usage)
 			})
+			fmt.Fprintln(a.stdout, "  --\n      ends the flags: every argument after it is text, even one that starts with -")
 			return nil, err
 		}
 		if err != nil {
 			a.json = a.json || hasJSONFlag(args)
-			return nil, mneme.Invalid("%v: run `mneme %s -h` for the flags", err, a.name)
+			if text := textAsFlag(err, args); text != "" {
+				verb := textVerbs[a.name]
+				if verb == "" {
+					verb = "give"
+				}
+				return nil, mneme.Invalid("%s: to %s text that starts with -, put -- before it: mneme %s -- %q",
+					flagError(err), verb, a.name, mneme.Clip(text))
+			}
+			return nil, mneme.Invalid("%s: run `mneme %s -h` for the flags", flagError(err), a.name)
 		}
 		rest := fs.Args()
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+		if ended(fs, args[:len(args)-len(rest)]) {
 			return append(pos, rest...), nil
 		}
 		if len(rest) == 0 {
@@ -167,12 +199,69 @@ func (a *app) parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// ended reports whether parsed, the arguments a fs.Parse read, end with
+// "--" in the place of a flag, not as a flag's value (--title --).
+func ended(fs *flag.FlagSet, parsed []string) bool {
+	for i := 0; i < len(parsed); i++ {
+		arg := parsed[i]
+		if arg == "--" {
+			return true
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				i++ // its value
+			}
+		}
+	}
+	return false
+}
+
+// textAsFlag is the argument an unknown-flag error is about when it looks
+// like text rather than a mistyped flag (it has a space: "- a bullet"),
+// else "".
+func textAsFlag(err error, args []string) string {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "flag provided but not defined: ")
+	if !ok {
+		name, ok = strings.CutPrefix(msg, "bad flag syntax: ")
+	}
+	if !ok || !strings.Contains(name, " ") {
+		return ""
+	}
+	for _, arg := range args {
+		if arg == name || arg == "-"+name { // the message drops one of two dashes
+			return arg
+		}
+	}
+	return name
+}
+
+// textVerbs say what a command does with its text, for the hint ("give"
+// for the others).
+var textVerbs = map[string]string{"remember": "store", "recall": "search for"}
+
+// flagError is the flag package's error with the values it quotes and an
+// unknown flag's name clipped, so a huge argument does not come back whole.
+func flagError(err error) string {
+	msg := mneme.ClipMessage(err.Error())
+	for _, prefix := range []string{"flag provided but not defined: ", "bad flag syntax: "} {
+		if name, ok := strings.CutPrefix(msg, prefix); ok {
+			return prefix + mneme.Clip(name)
+		}
+	}
+	return msg
+}
+
 // parseFlags parses a command that takes flags only: a stray argument
 // (a typo, a value without its flag) is an error, not silently ignored.
 func (a *app) parseFlags(fs *flag.FlagSet, args []string) error {
 	pos, err := a.parse(fs, args)
 	if err == nil && len(pos) > 0 {
-		err = mneme.Invalid("no arguments, only flags, but got %q: run `mneme %s -h` for the flags", pos[0], a.name)
+		err = mneme.Invalid("no arguments, only flags, but got %q: run `mneme %s -h` for the flags", mneme.Clip(pos[0]), a.name)
 	}
 	return err
 }
@@ -181,7 +270,7 @@ func (a *app) parseFlags(fs *flag.FlagSet, args []string) error {
 // first call only, with the flags parsed so far.
 func (a *app) config() (*config.Config, error) {
 	if a.cfg == nil {
-		c, err := config.Load(config.Options{Home: a.home, Embedder: a.embedder, Getenv: a.getenv})
+		c, err := config.Load(config.Options{Home: a.home, Store: a.store, Embedder: a.embedder, Getenv: a.getenv})
 		if err != nil {
 			return nil, err
 		}
@@ -196,6 +285,9 @@ func (a *app) open(need config.Need) (*mneme.Engine, error) {
 	c, err := a.config()
 	if err != nil {
 		return nil, err
+	}
+	if err := a.ctx.Err(); err != nil {
+		return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Message: "interrupted before the data directory was opened: nothing was written", Err: err}
 	}
 	return c.Open(a.ctx, need, mneme.WithObserver(a.progress()))
 }

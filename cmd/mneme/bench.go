@@ -1,6 +1,10 @@
 package main
 
 import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,12 +13,13 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/internal/eval"
 )
 
 func init() {
 	commands["bench"] = command{
-		usage:   "bench locomo FILE | bench beir DIR",
+		usage:   "bench locomo FILE [--context TOKENS] | bench beir DIR | bench ground LOCOMO_FILE | bench code PATH",
 		summary: "measure recall quality and speed on an external benchmark, in a temporary data directory",
 		run:     runBench,
 	}
@@ -26,6 +31,10 @@ type benchReport struct {
 	Records       int          `json:"records"`
 	IngestSeconds float64      `json:"ingest_seconds"`
 	Modes         []modeReport `json:"modes"`
+	// Context is the context package benchmark (locomo --context N).
+	Context *contextReport `json:"context,omitempty"`
+	// Summaries: bench locomo --summaries (bench_summarize.go).
+	Summaries *summaryReport `json:"summaries,omitempty"`
 }
 
 // modeReport holds one recall mode's metrics by group (a LoCoMo category,
@@ -39,40 +48,74 @@ type modeReport struct {
 }
 
 func runBench(a *app, args []string) error {
+	if len(args) > 0 && args[0] == "code" {
+		return runBenchCode(a, args[1:])
+	}
 	fs := a.flags()
 	a.embedderFlag(fs)
 	keep := fs.Bool("keep", false, "keep the temporary data directory and print its path")
+	reuse := fs.String("reuse", "", "measure on the data directory a previous --keep run left, without ingesting again")
+	budget := fs.Int("context", 0, "locomo: also build a context package of this many tokens per question and report the evidence it keeps (default modes: hybrid)")
 	var o recallOptions
 	o.register(fs)
 	var modes listFlag
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
+	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 || (pos[0] != "locomo" && pos[0] != "beir") {
-		return mneme.Invalid("bench takes a dataset and its path: mneme bench locomo FILE, or mneme bench beir DIR")
+	if len(pos) != 2 || (pos[0] != "locomo" && pos[0] != "beir" && pos[0] != "ground") {
+		return mneme.Invalid("bench takes a dataset and its path: mneme bench locomo FILE, mneme bench beir DIR, or mneme bench ground LOCOMO_FILE")
 	}
-	if a.home, err = os.MkdirTemp("", "mneme-bench-"); err != nil {
+	if *budget != 0 {
+		if err := contextpack.CheckBudget(*budget); err != nil {
+			return err
+		}
+		if len(modes) == 0 {
+			modes = listFlag{"hybrid"}
+		}
+	}
+	if *reuse != "" {
+		a.home = *reuse
+	} else if a.home, err = os.MkdirTemp("", "mneme-bench-"); err != nil {
 		return mneme.InternalError(err, "create a temporary data directory")
 	}
-	if *keep {
-		fmt.Fprintln(a.stderr, "data directory:", a.home)
+	if *keep || *reuse != "" {
+		a.warn(WKEPT, "data directory: "+a.home)
 	} else {
 		defer os.RemoveAll(a.home)
+	}
+	if err := a.benchStore(); err != nil {
+		return err
 	}
 	eng, err := a.open(config.Writes)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	if d, ok := eng.Store().(interface{ DropSchema(context.Context) error }); ok && !*keep {
+		defer d.DropSchema(context.Background())
+	}
+	if pos[0] == "ground" {
+		rep, err := benchGround(a, eng, pos[1])
+		if err != nil || a.json {
+			return cmp.Or(err, a.printJSON(rep))
+		}
+		printGroundReport(a, rep)
+		return nil
+	}
 	ms, err := benchModes(o, modes, eng.Embedder() != nil)
 	if err != nil {
 		return err
 	}
 	var rep *benchReport
 	if pos[0] == "locomo" {
-		rep, err = benchLoCoMo(a, eng, pos[1], ms)
+		var owner map[string][]string
+		rep, owner, err = benchLoCoMo(a, eng, pos[1], ms, *reuse != "", *summaries)
+		if err == nil && *budget > 0 {
+			rep.Context, err = benchContext(a, eng, pos[1], *budget, o.request(mneme.RecallRequest{}), owner)
+		}
 	} else {
 		rep, err = benchBEIR(a, eng, pos[1], ms)
 	}
@@ -83,6 +126,24 @@ func runBench(a *app, args []string) error {
 		return a.printJSON(rep)
 	}
 	printReport(a, rep)
+	if rep.Context != nil {
+		printContextReport(a, rep.Context)
+	}
+	return nil
+}
+
+// benchStore points a shared store at a schema of its own, so a benchmark
+// starts empty and leaves the server's other data alone.
+func (a *app) benchStore() error {
+	c, err := a.config()
+	if err != nil {
+		return err
+	}
+	if c.Store == "postgres" {
+		b := make([]byte, 6)
+		rand.Read(b)
+		c.Store = "postgres:mneme_bench_" + hex.EncodeToString(b)
+	}
 	return nil
 }
 
@@ -112,7 +173,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 		case "hybrid+expand":
 			r.Mode, r.Expand = mneme.Hybrid, max(r.Expand, 2)
 		default:
-			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", name)
+			return nil, mneme.Invalid("mode %q is not one of lexical, vector, hybrid, hybrid+expand", mneme.Clip(name))
 		}
 		if !vectors && r.Mode != mneme.Lexical {
 			return nil, mneme.Invalid("mode %s needs an embedder: drop --embedder none, or measure --modes lexical", name)
@@ -127,7 +188,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 // the time it took.
 func recallIDs(a *app, eng *mneme.Engine, m benchMode, text, project string, k int) ([]string, time.Duration, error) {
 	req := m.req
-	req.Query, req.Project, req.K = text, project, k
+	req.Query, req.Project, req.K = text, project, mneme.Count(k)
 	q, err := req.ToQuery(time.Now(), mneme.Internal)
 	if mneme.ErrorCode(err) == mneme.EINVALID { // a question of punctuation retrieves nothing
 		return nil, 0, nil
@@ -161,14 +222,21 @@ func expand(ids []string, owner map[string][]string) []string {
 	return out
 }
 
-func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode) (*benchReport, error) {
+func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reuse bool, summaryWords int) (*benchReport, map[string][]string, error) {
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {
-		return nil, mneme.Invalid("%v", err)
+		return nil, nil, mneme.Invalid("%v", err)
 	}
 	rep := &benchReport{Dataset: "locomo"}
 	owner := map[string][]string{}
 	t0 := time.Now()
+	if reuse {
+		owner, rep.Records, err = loadOwners(a, eng)
+		if err != nil {
+			return nil, nil, err
+		}
+		convs = nil
+	}
 	for _, c := range convs {
 		recs := make([]*mneme.Record, len(c.Turns))
 		for i, t := range c.Turns {
@@ -177,7 +245,7 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode) (*be
 				SessionID: fmt.Sprintf("%s/session_%d", c.ID, t.Session), OccurredAt: &t.Date, Meta: meta}
 		}
 		if _, err := eng.Remember(a.ctx, recs, mneme.WriteOptions{Redact: true}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i, r := range recs { // a duplicate text resolves to the stored record's id
 			owner[r.ID] = append(owner[r.ID], c.Turns[i].DiaID)
@@ -185,14 +253,24 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode) (*be
 		rep.Records += len(recs)
 	}
 	rep.IngestSeconds = time.Since(t0).Seconds()
+	if reuse {
+		if convs, err = eval.LoadLoCoMo(path); err != nil {
+			return nil, nil, mneme.Invalid("%v", err)
+		}
+	}
 	for _, m := range modes {
 		r, err := locomoMode(a, eng, m, convs, owner)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rep.Modes = append(rep.Modes, r)
 	}
-	return rep, nil
+	if summaryWords > 0 {
+		if rep.Summaries, err = benchSummaries(a, eng, convs, owner, modes, summaryWords); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rep, owner, nil
 }
 
 // locomoMode asks every question in one mode: recall@k per category, over
@@ -321,5 +399,8 @@ func printReport(a *app, rep *benchReport) {
 			}
 			fmt.Fprintln(a.stdout)
 		}
+	}
+	if rep.Summaries != nil {
+		printSummaryReport(a, rep.Summaries)
 	}
 }

@@ -215,8 +215,9 @@ func integrity(t *testing.T, home string) {
 	}
 }
 
-// snapshotTemp is the name of an index snapshot being written.
-var snapshotTemp = regexp.MustCompile(`^(lexical|vectors)\.idx\.[0-9]+$`)
+// snapshotTemp is the name of an index snapshot (or the home's marker)
+// being written.
+var snapshotTemp = regexp.MustCompile(`^(lexical\.idx|vectors\.idx|mneme\.id)\.[0-9]+$`)
 
 // swept checks the files a killed process left in home: only temporary
 // index snapshots it did not get to rename, which the next snapshot write
@@ -249,7 +250,7 @@ func leftovers(home string) []string {
 	var out []string
 	for _, e := range entries {
 		switch e.Name() {
-		case "mneme.db", "mneme.db-wal", "mneme.db-shm", "lexical.idx", "vectors.idx", "config.json":
+		case "mneme.db", "mneme.db-wal", "mneme.db-shm", "mneme.id", "lexical.idx", "vectors.idx", "config.json":
 		default:
 			out = append(out, e.Name())
 		}

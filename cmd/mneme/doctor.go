@@ -2,29 +2,35 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
-	commands["doctor"] = command{usage: "doctor", summary: "check the data directory, database, indexes and embedder, and say how to fix problems", run: runDoctor}
+	commands["doctor"] = command{usage: "doctor [--deep]", summary: "check the data directory, database, indexes and embedder, and say how to fix problems", run: runDoctor}
 }
 
 type check = mneme.HealthCheck
 
 func runDoctor(a *app, args []string) error {
 	fs := a.flags()
+	deep := fs.Bool("deep", false, "check the database file in full: every index against its table (slower on a large home)")
 	a.embedderFlag(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	return a.report(a.diagnose())
+	return a.report(a.diagnose(*deep))
 }
 
 // diagnose runs the checks of the home: configuration, database, the
-// store's own health (an optional role), embedder and vectors.
-func (a *app) diagnose() []check {
+// database file and the home's file modes, the store's own health (optional
+// roles), embedder and vectors. deep checks the database file in full.
+func (a *app) diagnose(deep bool) []check {
 	var checks []check
 	add := func(name string, ok bool, detail, fix string) {
 		checks = append(checks, check{Name: name, OK: ok, Detail: detail, Fix: fix})
@@ -36,16 +42,30 @@ func (a *app) diagnose() []check {
 	}
 	eng, err := a.open(config.Records)
 	if err != nil {
-		add("database", false, mneme.ErrorMessage(err), "choose a writable data directory with --home or MNEME_HOME")
-		return checks
+		fix := "choose a writable data directory with --home or MNEME_HOME"
+		if c.StoreScheme() != "sqlite" || mneme.ErrorCode(err) == mneme.EUNAVAILABLE {
+			fix = "" // the message says what to fix: on the server, or a lost or damaged database
+		}
+		add("database", false, mneme.ErrorMessage(err), fix)
+		return append(checks, fileModes(c.Home))
 	}
 	defer eng.Close()
+	var file []check
+	if ic, ok := eng.Store().(mneme.IntegrityChecker); ok {
+		fc, err := ic.Integrity(a.ctx, deep)
+		if err != nil {
+			fc = check{Name: "database file", OK: false, Detail: mneme.ErrorMessage(err)}
+		}
+		file = append(file, fc)
+	}
+	file = append(file, fileModes(c.Home))
 	st, err := eng.Stats(a.ctx)
 	if err != nil {
 		add("database", false, mneme.ErrorMessage(err), "")
-		return checks
+		return append(checks, file...)
 	}
-	add("database", true, fmt.Sprintf("%s: %d memories in %d projects", c.Home, st.Total, len(st.Projects)), "")
+	add("database", true, fmt.Sprintf("%s (%s): %d memories in %d projects", c.Home, c.Describe(eng.Store()), st.Total, len(st.Projects)), "")
+	checks = append(checks, file...)
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
 		states, err := hc.Health(a.ctx)
 		if err != nil {
@@ -55,6 +75,74 @@ func (a *app) diagnose() []check {
 	}
 	a.checkEmbedder(c, eng, add)
 	return checks
+}
+
+// fileModes checks that the data directory and the files in it are their
+// owner's alone: the database holds secret records in clear.
+func fileModes(home string) check {
+	c := check{Name: "file modes", OK: true, Detail: "the data directory and its files are private to their owner"}
+	st, err := os.Stat(home)
+	if err != nil {
+		c.OK, c.Detail = false, fmt.Sprintf("cannot read the data directory %s: %v", home, err)
+		return c
+	}
+	var open, fixes []string
+	if st.Mode().Perm()&0o077 != 0 { // a warning: others see the names, not the contents
+		open = append(open, fmt.Sprintf("%s (%04o)", home, st.Mode().Perm()))
+		fixes = append(fixes, "chmod 700 "+shellQuote(home))
+		c.Warn = true
+	}
+	entries, _ := os.ReadDir(home)
+	exposed := map[string]bool{}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o077 != 0 {
+			exposed[e.Name()] = true
+		}
+	}
+	var files []string
+	for _, e := range entries { // in name order
+		name := e.Name()
+		if !exposed[name] {
+			continue
+		}
+		info, _ := e.Info()
+		open = append(open, fmt.Sprintf("%s (%04o)", name, info.Mode().Perm()))
+		// A database's WAL and shared-memory files take its mode and are
+		// gone once no process has it open: chmod the database.
+		if db, ok := cutAny(name, "-wal", "-shm", "-journal"); ok && exposed[db] {
+			continue
+		}
+		files = append(files, shellQuote(filepath.Join(home, name)))
+	}
+	if len(files) > 0 { // a failure: others can read the memories
+		fixes = append(fixes, "chmod 600 "+strings.Join(files, " "))
+		c.OK, c.Warn = false, false
+	}
+	if len(open) > 0 {
+		c.Detail = "open to other users, though the database holds secret records in clear: " + strings.Join(open, ", ")
+		c.Fix = strings.Join(fixes, " && ")
+	}
+	return c
+}
+
+// cutAny returns s without the first of suffixes it ends with.
+func cutAny(s string, suffixes ...string) (string, bool) {
+	for _, x := range suffixes {
+		if rest, ok := strings.CutSuffix(s, x); ok {
+			return rest, true
+		}
+	}
+	return s, false
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // checkEmbedder reports the configured embedder, whether it answers, and
@@ -115,8 +203,11 @@ func (a *app) report(checks []check) error {
 	} else {
 		for _, c := range checks {
 			mark := "ok  "
-			if !c.OK {
+			switch {
+			case !c.OK:
 				mark = "FAIL"
+			case c.Warn:
+				mark = "warn"
 			}
 			fmt.Fprintf(a.stdout, "%s %-14s %s\n", mark, c.Name, c.Detail)
 			if c.Fix != "" {

@@ -1,17 +1,21 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/damage"
 )
 
 type doctorJSON struct {
 	OK     bool
 	Checks []struct {
 		Name, Detail, Fix string
-		OK                bool
+		OK, Warn          bool
 	}
 }
 
@@ -54,5 +58,86 @@ func TestDoctor(t *testing.T) {
 	ok(t, home, "recall", "memory", "--embedder", "hash")
 	if d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "hash", "--json")); !d.OK {
 		t.Fatalf("after recall rebuilt the indexes: %+v", d)
+	}
+}
+
+// TestDoctorFileModes: a data directory open to other users is a warning
+// and a file they can read a failure, each with the chmod that fixes it.
+func TestDoctorFileModes(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "my home")
+	ok(t, home, "remember", "a private memory", "--embedder", "none")
+	if fine, detail, _ := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json")).check("file modes"); !fine {
+		t.Fatalf("a home mneme made: %s", detail)
+	}
+	modes := func(d doctorJSON) (ok, warn bool, detail, fix string) {
+		for _, c := range d.Checks {
+			if c.Name == "file modes" {
+				return c.OK, c.Warn, c.Detail, c.Fix
+			}
+		}
+		t.Fatalf("no file modes check: %+v", d)
+		return
+	}
+	os.Chmod(home, 0o755)
+	d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json"))
+	if fine, warn, detail, fix := modes(d); !d.OK || !fine || !warn || !strings.Contains(detail, "(0755)") || fix != "chmod 700 '"+home+"'" {
+		t.Fatalf("open directory: %+v", d)
+	}
+	if out := ok(t, home, "doctor", "--embedder", "none"); !strings.Contains(out, "warn file modes") {
+		t.Fatalf("open directory, text:\n%s", out)
+	}
+	db := filepath.Join(home, "mneme.db")
+	os.Chmod(db, 0o644)
+	r := mneme(t, home, "", "doctor", "--embedder", "none", "--json")
+	fine, warn, detail, fix := modes(decode[doctorJSON](t, r.stdout))
+	// SQLite gives the WAL and shared-memory files the database's mode:
+	// they are named, and fixed with it.
+	want := "chmod 700 '" + home + "' && chmod 600 '" + db + "'"
+	if r.code != 1 || fine || warn || !strings.Contains(detail, "mneme.db (0644), mneme.db-shm (0644), mneme.db-wal (0644)") || fix != want {
+		t.Fatalf("readable database: exit %d, %q, fix %q (want %q)", r.code, detail, fix, want)
+	}
+	if out, err := exec.Command("sh", "-c", fix).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v %s", fix, err, out)
+	}
+	if fine, warn, detail, _ := modes(decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json"))); !fine || warn {
+		t.Fatalf("after the fix: %s", detail)
+	}
+}
+
+// TestDoctorDamagedFile: a damaged page out of the way of every count
+// (the embedding cache) fails the quick and the deep check, which name
+// the fixes; a lost database fails the database check, saying so.
+func TestDoctorDamagedFile(t *testing.T) {
+	home := t.TempDir()
+	var lines strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&lines, `{"project":"p","text":"memory %d about the release train"}`+"\n", i)
+	}
+	if r := mneme(t, home, lines.String(), "import", "-", "--embedder", "hash"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	ok(t, home, "doctor", "--embedder", "hash", "--deep")
+	if _, _, err := damage.Page(filepath.Join(home, "mneme.db"), "embedding_cache"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{}, {"--deep"}} {
+		r := mneme(t, home, "", append([]string{"doctor", "--embedder", "hash", "--json"}, args...)...)
+		d := decode[doctorJSON](t, r.stdout)
+		fine, detail, fix := d.check("database file")
+		if dbOK, _, _ := d.check("database"); r.code != 1 || fine || !dbOK || !strings.Contains(detail, "is damaged") || !strings.Contains(fix, "mneme repair") {
+			t.Fatalf("doctor %v on a damaged file: exit %d, %+v", args, r.code, d)
+		}
+	}
+	r := mneme(t, home, "", "doctor", "--embedder", "hash")
+	if r.code != 1 || !strings.Contains(r.stdout, "FAIL database file") || !strings.Contains(r.stdout, "fix: restore your last export") {
+		t.Fatalf("doctor text: exit %d\n%s", r.code, r.stdout)
+	}
+	os.Truncate(filepath.Join(home, "mneme.db"), 0)
+	r = mneme(t, home, "", "doctor", "--embedder", "hash", "--json")
+	if fine, detail, _ := decode[doctorJSON](t, r.stdout).check("database"); r.code != 1 || fine || !strings.Contains(detail, "memories were lost") {
+		t.Fatalf("doctor on a lost database: exit %d, %s", r.code, r.stdout)
+	}
+	if r := mneme(t, home, "", "list"); r.code != 1 || !strings.Contains(r.stderr, "is empty (0 bytes), but this data directory held a mneme database") {
+		t.Fatalf("list on a lost database: exit %d, %s", r.code, r.stderr)
 	}
 }

@@ -200,6 +200,13 @@ func TestSecretsAndCredentials(t *testing.T) {
 	if text := decode[map[string]any](t, ok(t, home, "get", red.ID, "--json"))["text"].(string); strings.Contains(text, "s3cr3t-value") {
 		t.Fatalf("redacted text = %q", text)
 	}
+	// Every field is checked and masked, not only the text.
+	red = decode[writeJSON](t, ok(t, home, "remember", "deploy notes", "--tags", "ops,token=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+		"--meta", "db_url=postgres://app:Sup3rS3cret@db/app", "--source", "https://deploy:Tok3nValue42@git.example.org/o/r", "--redact", "--json"))
+	got := ok(t, home, "get", red.ID, "--json")
+	if strings.Contains(got, "ghp_") || strings.Contains(got, "Sup3rS3cret") || strings.Contains(got, "Tok3nValue42") || strings.Count(strings.ToLower(got), "[redacted:") != 3 {
+		t.Fatalf("redacted record = %s", got)
+	}
 	for _, args := range [][]string{{"recall", "password"}, {"list"}, {"export"}} {
 		if out := ok(t, home, append(args, "--json")...); strings.Contains(out, s.ID) {
 			t.Fatalf("%v shows a secret record without clearance", args)

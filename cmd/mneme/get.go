@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -41,21 +42,22 @@ func runGet(a *app, args []string) error {
 	return nil
 }
 
-// printRecord writes a record for people: a header of its fields, then text.
+// printRecord writes a record for people: a header of its fields, then
+// text, control characters escaped (print.go).
 func printRecord(a *app, r *mneme.Record) {
 	fmt.Fprintf(a.stdout, "id:       %s\nproject:  %s\ntype:     %s/%s\nstatus:   %s\ncreated:  %s\n",
-		r.ID, r.Project, r.Type, r.Kind, r.Status, r.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+		r.ID, oneLine(r.Project), oneLine(string(r.Type)), oneLine(r.Kind), oneLine(string(r.Status)), r.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
 	if r.Title != "" {
-		fmt.Fprintf(a.stdout, "title:    %s\n", r.Title)
+		fmt.Fprintf(a.stdout, "title:    %s\n", oneLine(r.Title))
 	}
 	if len(r.Tags) > 0 {
-		fmt.Fprintf(a.stdout, "tags:     %v\n", r.Tags)
+		fmt.Fprintf(a.stdout, "tags:     [%s]\n", oneLine(strings.Join(r.Tags, " ")))
 	}
 	if r.Key != "" {
-		fmt.Fprintf(a.stdout, "key:      %s\n", r.Key)
+		fmt.Fprintf(a.stdout, "key:      %s\n", oneLine(r.Key))
 	}
 	if r.Source != nil {
-		fmt.Fprintf(a.stdout, "source:   %s", r.Source.URI)
+		fmt.Fprintf(a.stdout, "source:   %s", oneLine(r.Source.URI))
 		if r.Source.LineStart > 0 {
 			fmt.Fprintf(a.stdout, ":%d-%d", r.Source.LineStart, r.Source.LineEnd)
 		}
@@ -64,5 +66,5 @@ func printRecord(a *app, r *mneme.Record) {
 	if r.ExpiresAt != nil {
 		fmt.Fprintf(a.stdout, "expires:  %s\n", r.ExpiresAt.Format("2006-01-02 15:04:05Z07:00"))
 	}
-	fmt.Fprintf(a.stdout, "\n%s\n", r.Text)
+	fmt.Fprintf(a.stdout, "\n%s\n", block(r.Text))
 }

@@ -14,7 +14,7 @@ func init() {
 
 func runImport(a *app, args []string) error {
 	fs := a.flags()
-	redact := fs.Bool("redact", false, "mask credentials found in texts instead of refusing")
+	redact := fs.Bool("redact", false, "mask credentials found in any field of a record instead of refusing")
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {

@@ -36,7 +36,6 @@ type initResult struct {
 func runInit(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
-	store := fs.String("store", "", "the store: sqlite (the default; a shared store when one is configured)")
 	noFetch := fs.Bool("no-fetch", false, "do not fetch the built-in model")
 	from := fs.String("from", "", "install the model from this tarball of its package")
 	url := fs.String("url", "", "download the model's package from this URL (default $MNEME_MODEL_URL)")
@@ -47,7 +46,7 @@ func runInit(a *app, args []string) error {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if isTerminal(a.stdin) && !*yes && !a.json {
-		if err := a.askInit(given, store); err != nil {
+		if err := a.askInit(given); err != nil {
 			return err
 		}
 	}
@@ -56,7 +55,7 @@ func runInit(a *app, args []string) error {
 		return err
 	}
 	f := c.File
-	f.Store = first(*store, f.Store)
+	f.Store = first(a.store, f.Store)
 	if a.embedder != "" {
 		f.Embedder.Provider = a.embedder
 	}
@@ -78,7 +77,7 @@ func runInit(a *app, args []string) error {
 		}
 		out.Model = &res
 	}
-	out.Checks = a.diagnose()
+	out.Checks = a.diagnose(false)
 	out.Clients = clientConfigs(c.Home)
 	if a.json {
 		return a.printJSON(out)
@@ -88,7 +87,7 @@ func runInit(a *app, args []string) error {
 }
 
 // askInit asks on a terminal what the flags left open.
-func (a *app) askInit(given map[string]bool, store *string) error {
+func (a *app) askInit(given map[string]bool) error {
 	in := bufio.NewReader(a.stdin)
 	ask := func(question, def string) (string, error) {
 		fmt.Fprintf(a.stdout, "%s [%s]: ", question, def)
@@ -110,9 +109,10 @@ func (a *app) askInit(given map[string]bool, store *string) error {
 		a.cfg = nil
 	}
 	if !given["store"] {
-		if *store, err = ask("Store (sqlite)", "sqlite"); err != nil {
+		if a.store, err = ask("Store (sqlite, or postgres with $MNEME_PG_DSN set)", "sqlite"); err != nil {
 			return err
 		}
+		a.cfg = nil
 	}
 	if !given["embedder"] {
 		if a.embedder, err = ask("Embedder (minilm, hash, none, ollama, openai)", "minilm"); err != nil {
@@ -154,14 +154,6 @@ func clientConfigs(home string) map[string]string {
 		"claude-desktop-cursor": string(entry),
 		"codex":                 fmt.Sprintf("[mcp_servers.mneme]\ncommand = %q\nargs = [\"mcp\"]\nenv = { MNEME_HOME = %q }", bin, home),
 	}
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // first returns the first non-empty value.

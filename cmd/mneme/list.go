@@ -41,7 +41,7 @@ func runList(a *app, args []string) error {
 		return a.printJSON(mneme.ListPage{Records: recs, NextCursor: next})
 	}
 	for _, r := range recs {
-		fmt.Fprintf(a.stdout, "%s  %-10s %-10s %s\n", r.ID, r.Project, r.Type, headline(r))
+		fmt.Fprintf(a.stdout, "%s  %-10s %-10s %s\n", r.ID, oneLine(r.Project), oneLine(string(r.Type)), headline(r))
 	}
 	if next != "" {
 		fmt.Fprintf(a.stdout, "more: --cursor %s\n", next)

@@ -46,7 +46,12 @@ func (a *app) openServer() (*mneme.Engine, *mcp.Server, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	info := mcpserver.Info{Version: version(), Store: c.Describe(eng.Store()), Embedder: "none", Settings: c.Settings()}
+	code, err := c.CodeService()
+	if err != nil {
+		eng.Close()
+		return nil, nil, err
+	}
+	info := mcpserver.Info{Version: version(), Store: c.Describe(eng.Store()), Embedder: "none", Settings: c.Settings(), Code: code}
 	if em := eng.Embedder(); em != nil {
 		i := em.Info()
 		info.Embedder = fmt.Sprintf("%s version %s (%d dimensions)", i.ID(), i.Version, i.Dim)

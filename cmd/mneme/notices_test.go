@@ -80,7 +80,12 @@ func TestThirdPartyNotices(t *testing.T) {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(strings.TrimSpace(string(cache)), src)
 		}
-		text, err := os.ReadFile(filepath.Join(dir, "LICENSE"))
+		var text []byte
+		for _, name := range []string{"LICENSE", "LICENSE.txt", "LICENSE.md", "COPYING"} {
+			if text, err = os.ReadFile(filepath.Join(dir, name)); err == nil {
+				break
+			}
+		}
 		if err != nil {
 			t.Logf("%s: no LICENSE to check (%v)", p, err)
 			continue

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ func TestSurfaceParity(t *testing.T) {
 	for name := range surfaces {
 		ids[name] = map[string]string{}
 	}
+	saved := map[string]map[string]any{} // surface -> name -> a result kept for a later step
 	steps := []struct {
 		op, save string
 		in       func(ids map[string]string) args
@@ -44,6 +46,8 @@ func TestSurfaceParity(t *testing.T) {
 		{"remember", "", fixed(args{"text": "Blog posts are reviewed by two editors.", "project": "blog", "tags": []string{"editorial"}}), ""},
 		{"remember", "", fixed(args{"text": "Deploys go out on Tuesdays after the freeze.", "project": "shop", "tags": []string{"release"}}), ""}, // keeps title, kind, meta
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 3}), ""},
+		{"context", "package P", fixed(args{"query": "when do deploys go out", "project": "shop", "budget": 200}), ""},
+		{"ground", "", nil, ""}, // of an answer against package P (below)
 		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
 		{"stats", "", fixed(args{}), ""},
@@ -55,6 +59,10 @@ func TestSurfaceParity(t *testing.T) {
 		{"remember", "", fixed(args{"text": "the deploy key is AKIAIOSFODNN7EXAMPLE"}), "EINVALID"},
 		{"remember", "", fixed(args{"text": "x", "type": "opinion"}), "EINVALID"},
 		{"recall", "", fixed(args{"query": "deploys", "project": "Not A Project"}), "EINVALID"},
+		{"recall", "", fixed(args{"query": "deploys", "k": 0}), "EINVALID"}, // 0 is not "the default" anywhere
+		{"context", "", fixed(args{"query": "deploys", "budget": 10}), "EINVALID"},
+		{"context", "", fixed(args{"query": "deploys", "budget": 100_001}), "EINVALID"},
+		{"ground", "", fixed(args{"package": args{"text": 1}, "answer": "Deploys go out on Tuesdays."}), "EINVALID"},
 		{"get", "", fixed(args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}), "ENOTFOUND"},
 		{"get", "", fixed(args{"id": "nope"}), "EINVALID"},
 		{"forget", "", fixed(args{}), "EINVALID"},
@@ -63,16 +71,27 @@ func TestSurfaceParity(t *testing.T) {
 	for i, st := range steps {
 		results := map[string]string{}
 		for name, s := range surfaces {
-			out, code := s.do(t, st.op, st.in(ids[name]))
-			if code != st.code {
-				t.Fatalf("step %d %s %v on %s: code %q, want %q (%v)", i, st.op, st.in(ids[name]), name, code, st.code, out)
+			in := args{}
+			if st.in != nil {
+				in = st.in(ids[name])
+			} else { // the ground step: an answer against the package of the context step
+				in = args{"package": saved[name]["P"], "answer": "Deploys go out on Tuesdays after the freeze. The staging database runs MySQL 8."}
 			}
-			if st.save != "" {
+			out, code := s.do(t, st.op, in)
+			if code != st.code {
+				t.Fatalf("step %d %s %v on %s: code %q, want %q (%v)", i, st.op, in, name, code, st.code, out)
+			}
+			if kept, ok := strings.CutPrefix(st.save, "package "); ok {
+				if saved[name] == nil {
+					saved[name] = map[string]any{}
+				}
+				saved[name][kept] = out
+			} else if st.save != "" {
 				ids[name][st.save] = out.(map[string]any)["id"].(string)
 			}
 			results[name] = code // a refusal: the same code (each surface words its message)
 			if code == "" {
-				results[name] = normalise(t, st.op, out, ids[name])
+				results[name] = normalise(t, st.op, clone(out), ids[name])
 			}
 		}
 		if results["cli"] != results["http"] || results["cli"] != results["mcp"] {
@@ -82,6 +101,15 @@ func TestSurfaceParity(t *testing.T) {
 }
 
 func fixed(a args) func(map[string]string) args { return func(map[string]string) args { return a } }
+
+// clone deep-copies a decoded JSON value (normalise rewrites what it is
+// given; a kept package must stay as the surface returned it).
+func clone(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	json.Unmarshal(b, &out)
+	return out
+}
 
 // normalise keeps what must agree across surfaces: ids as their names,
 // no server times, scores to four places.
@@ -97,7 +125,7 @@ func normalise(t *testing.T, op string, out any, ids map[string]string) string {
 			m := map[string]any{}
 			for k, x := range v {
 				switch k {
-				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "explain", "next_cursor", "links":
+				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "explain", "next_cursor", "links", "stages":
 					continue
 				case "id":
 					if s, _ := x.(string); names[s] != "" {
@@ -155,14 +183,23 @@ func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 		flag := "--" + strings.ReplaceAll(k, "_", "-")
 		switch k {
 		case "text", "query", "id", "ids":
+		case "package": // a file, as `mneme context --json` printed it
+			b, _ := json.Marshal(v)
+			path := filepath.Join(t.TempDir(), "package.json")
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			argv = append(argv, flag, path)
 		case "kinds":
 			argv = append(argv, "--kind", strings.Join(v.([]string), ","))
 		case "meta":
 			for mk, mv := range v.(args) {
 				argv = append(argv, "--meta", fmt.Sprintf("%s=%v", mk, mv))
 			}
-		case "dry_run":
-			argv = append(argv, flag)
+		case "dry_run", "report", "explain":
+			if v == true {
+				argv = append(argv, flag)
+			}
 		default:
 			if list, ok := v.([]string); ok {
 				v = strings.Join(list, ",")
@@ -265,7 +302,11 @@ func (m *mcpSurface) do(t *testing.T, op string, in args) (any, string) {
 	json.Unmarshal(b, &out)
 	if op == "recall" { // the shared fields of a recall
 		o := out.(map[string]any)
-		return args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"]}, ""
+		shared := args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"]}
+		if o["report"] != nil {
+			shared["report"], shared["took_ms"] = o["report"], o["took_ms"]
+		}
+		return shared, ""
 	}
 	return out, ""
 }

@@ -27,6 +27,7 @@ func runRecall(a *app, args []string) error {
 	a.embedderFlag(fs)
 	k := fs.Int("k", mneme.DefaultK, "number of hits")
 	explain := fs.Bool("explain", false, "say why each hit matched")
+	report := fs.Bool("report", false, "add a content-free quality report (stage times, lane counts, score spread, reason codes)")
 	var o recallOptions
 	o.register(fs)
 	request := fs.String("request", "", "read one JSON request object from FILE (- for standard input)")
@@ -59,7 +60,7 @@ func runRecall(a *app, args []string) error {
 			return err
 		}
 		reqs = []mneme.RecallRequest{o.request(mneme.RecallRequest{Query: strings.Join(pos, " "), Project: f.Project,
-			Types: f.Types, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: *k,
+			Types: f.Types, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: mneme.Count(*k),
 			Explain: *explain, IncludeSuperseded: f.IncludeSuperseded})}
 	}
 	if err != nil {
@@ -67,6 +68,7 @@ func runRecall(a *app, args []string) error {
 	}
 	queries := make([]mneme.Query, len(reqs))
 	for i := range reqs {
+		reqs[i].Report = reqs[i].Report || *report
 		if queries[i], err = reqs[i].ToQuery(now, clearance); err != nil {
 			return atLine(err, *batch != "", i)
 		}
@@ -161,21 +163,24 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	if res.Hits == nil {
 		res.Hits = []mneme.Hit{}
 	}
+	if res.Degraded {
+		a.warn(WDEGRADED, res.DegradedReason)
+	}
 	if a.json {
 		return a.printJSON(mneme.RecallResponse{ID: id, Result: res})
-	}
-	if res.Degraded {
-		fmt.Fprintln(a.stderr, "note:", res.DegradedReason)
 	}
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(a.stdout, "no memories match")
 	}
 	for i, h := range res.Hits {
 		r := h.Record
-		fmt.Fprintf(a.stdout, "%d. [%.2f] %s\n   %s · %s · %s · %s\n", i+1, h.Score, headline(r), r.ID, r.Project, r.Type, r.EventTime().Format(time.DateOnly))
+		fmt.Fprintf(a.stdout, "%d. [%.2f] %s\n   %s · %s · %s · %s\n", i+1, h.Score, headline(r), r.ID, oneLine(r.Project), oneLine(string(r.Type)), r.EventTime().Format(time.DateOnly))
 		if e := h.Explain; e != nil {
 			fmt.Fprintf(a.stdout, "   %s\n", explainLine(e))
 		}
+	}
+	if res.Report != nil {
+		fmt.Fprintln(a.stdout, res.Report.Line())
 	}
 	return nil
 }
@@ -190,17 +195,17 @@ func headline(r *mneme.Record) string {
 	if len([]rune(s)) > 100 {
 		s = string([]rune(s)[:99]) + "…"
 	}
-	return s
+	return oneLine(s)
 }
 
 // explainLine is the one-line text form of a hit's explanation.
 func explainLine(e *mneme.Explain) string {
 	if e.Retrieval == "expand" {
-		return fmt.Sprintf("expanded: %s %s", e.Relation, e.ExpandedFrom)
+		return fmt.Sprintf("expanded: %s %s", oneLine(e.Relation), e.ExpandedFrom)
 	}
 	parts := []string{fmt.Sprintf("%s: fused %.3f", e.Retrieval, e.FusedScore)}
 	if e.LexicalRank > 0 {
-		parts = append(parts, fmt.Sprintf("words #%d (bm25 %.3f, matched %s)", e.LexicalRank, e.BM25, strings.Join(e.MatchedTerms, ", ")))
+		parts = append(parts, fmt.Sprintf("words #%d (bm25 %.3f, matched %s)", e.LexicalRank, e.BM25, oneLine(strings.Join(e.MatchedTerms, ", "))))
 	}
 	if e.VectorRank > 0 {
 		parts = append(parts, fmt.Sprintf("meaning #%d (cosine %.3f)", e.VectorRank, e.VectorScore))

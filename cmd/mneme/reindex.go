@@ -30,8 +30,8 @@ func runReindex(a *app, args []string) error {
 		return mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
 	}
 	res, err := eng.Reindex(a.ctx)
-	if !a.json && isTerminal(a.stderr) {
-		fmt.Fprintln(a.stderr) // after the progress counter
+	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil {
+		fmt.Fprintln(a.stderr) // after the progress counter (an interruption's message ends it itself)
 	}
 	if err != nil {
 		return err

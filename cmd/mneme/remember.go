@@ -42,7 +42,7 @@ func runRemember(a *app, args []string) error {
 	fs.StringVar(&r.SessionID, "session", "", "session id")
 	fs.StringVar(&r.RunID, "run", "", "run id")
 	fs.StringVar(&r.Speaker, "speaker", "", "who said it")
-	fs.BoolVar(&r.Redact, "redact", false, "mask credentials found in the text instead of refusing")
+	fs.BoolVar(&r.Redact, "redact", false, "mask credentials found in any field (text, title, tags, key, source, meta, …) instead of refusing")
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {

@@ -57,7 +57,6 @@ type attack struct {
 	wantCLI, wantHTTP string
 	wantMCP           string
 	na                map[string]string // surface → why the attack does not apply
-	gap               map[string]string // surface → a known gap: its refusal is not yet made (logged, not failed)
 	marker            string            // text that must not be stored (the control's must be)
 }
 
@@ -117,16 +116,13 @@ func TestSecurityTable(t *testing.T) {
 			wantCLI: "exit 2 EINVALID", wantHTTP: "400 EINVALID", wantMCP: "tool error EINVALID", marker: "atk-field",
 		},
 		{
-			name:    "invalid UTF-8",
-			cli:     &cliProbe{args: []string{"remember", "atk-utf8 bad \xff\xfe bytes"}},
-			http:    &httpProbe{method: "POST", path: "/v1/memories", body: "{\"text\":\"atk-utf8 bad \xff\xfe bytes\"}", token: secWriter},
-			mcp:     &mcpProbe{tool: "remember", args: "{\"text\":\"atk-utf8 bad \xff\xfe bytes\"}"},
-			wantCLI: "exit 2 EINVALID", wantHTTP: "400 EINVALID", wantMCP: "tool error EINVALID", marker: "atk-utf8",
-			// Known gap: the MCP SDK decodes a tools/call's arguments with
-			// encoding/json, which replaces invalid UTF-8 with U+FFFD before
-			// mneme sees the text, so the memory is stored altered. Being
-			// fixed separately; this row then passes as it stands.
-			gap: map[string]string{"mcp": "invalid UTF-8 in an MCP string argument is replaced with U+FFFD and stored, not refused"},
+			name: "invalid UTF-8",
+			cli:  &cliProbe{args: []string{"remember", "atk-utf8 bad \xff\xfe bytes"}},
+			http: &httpProbe{method: "POST", path: "/v1/memories", body: "{\"text\":\"atk-utf8 bad \xff\xfe bytes\"}", token: secWriter},
+			// The stdio transport refuses the whole line, before JSON decoding
+			// could replace the bytes with U+FFFD.
+			mcp:     &mcpProbe{line: "{\"jsonrpc\":\"2.0\",\"id\":78,\"method\":\"tools/call\",\"params\":{\"name\":\"remember\",\"arguments\":{\"text\":\"atk-utf8 bad \xff\xfe bytes\"}}}"},
+			wantCLI: "exit 2 EINVALID", wantHTTP: "400 EINVALID", wantMCP: "rpc -32700", marker: "atk-utf8",
 		},
 		{
 			name:    "a text over 1 MiB",
@@ -215,13 +211,7 @@ func TestSecurityTable(t *testing.T) {
 				}
 				got := sf.run()
 				t.Logf("%s: %s", sf.name, got)
-				switch {
-				case got == sf.want && a.gap[sf.name] != "":
-					t.Logf("%s: %s: refused as wanted: the known gap is closed, drop its mark", sf.name, got)
-				case got == sf.want:
-				case a.gap[sf.name] != "":
-					t.Logf("%s: KNOWN GAP: %s (got %s, want %s)", sf.name, a.gap[sf.name], got, sf.want)
-				default:
+				if got != sf.want {
 					t.Errorf("%s: got %s, want %s", sf.name, got, sf.want)
 				}
 			}
@@ -240,14 +230,9 @@ func TestSecurityTable(t *testing.T) {
 		}
 	}
 	for _, a := range attacks {
-		if a.marker == "" || !strings.Contains(stored, a.marker) {
-			continue
+		if a.marker != "" && strings.Contains(stored, a.marker) {
+			t.Errorf("%s: the attack's text was stored", a.name)
 		}
-		if len(a.gap) > 0 {
-			t.Logf("known gap %q: its text was stored", a.name)
-			continue
-		}
-		t.Errorf("%s: the attack's text was stored", a.name)
 	}
 }
 

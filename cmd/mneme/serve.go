@@ -12,11 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/httpapi"
-	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/mcpserver"
 )
 
 func init() {
@@ -38,22 +36,17 @@ func runServe(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	tokens, err := access.Check(c.File.Server.Tokens, a.getenv)
+	conf, err := c.Serving()
 	if err != nil {
-		return mneme.Invalid("config.json: %v", err)
+		return err
 	}
+	tokens := conf.Tokens
 	if err := checkExposure(*addr, len(tokens)); err != nil {
 		return err
 	}
-	if err := httpapi.CheckHosts(c.File.Server.AllowedHosts); err != nil {
-		return mneme.Invalid("config.json: %s", mneme.ErrorMessage(err))
-	}
-	if err := httpapi.CheckOrigins(c.File.Server.AllowedOrigins); err != nil {
-		return mneme.Invalid("config.json: %s", mneme.ErrorMessage(err))
-	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return mneme.Invalid("cannot listen on %s: %v", *addr, errors.Unwrap(err))
+		return mneme.Invalid("cannot listen on %s: %v", mneme.Clip(*addr), errors.Unwrap(err))
 	}
 	eng, srv, err := a.openServer()
 	if err != nil {
@@ -61,24 +54,24 @@ func runServe(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	code, err := c.CodeService()
+	if err != nil {
+		return err
+	}
 	home := c.Home
 	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
-	// httpapi's gate checks Host on every route, /mcp included, against the
-	// loopback names and the configured hosts; the SDK's own check (loopback
-	// names only) would refuse a configured host on /mcp.
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
-	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: c.File.Server.MaxBodyBytes, Logger: log, Version: version(),
-		StoreSize:    func() int64 { return dirSize(home) },
-		MCP:          mcpHandler,
-		AllowedHosts: append(boundHosts(*addr, ln.Addr()), c.File.Server.AllowedHosts...), AllowedOrigins: c.File.Server.AllowedOrigins})
+	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: conf.MaxBodyBytes, Logger: log, Version: version(),
+		StoreSize: func() int64 { return dirSize(home) },
+		MCP:       mcpserver.HTTPHandler(srv, conf.MCP), Code: code,
+		AllowedHosts: append(boundHosts(*addr, ln.Addr()), conf.AllowedHosts...), AllowedOrigins: conf.AllowedOrigins})
 	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(a.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens))
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens),
+		"mcp_session_timeout", conf.MCP.SessionTimeout.String(), "mcp_max_sessions", conf.MCP.MaxSessions)
 	select {
 	case err := <-served:
 		return mneme.InternalError(err, "serve")
@@ -112,7 +105,7 @@ func writeDeadline(next http.Handler, d time.Duration) http.Handler {
 func checkExposure(addr string, tokens int) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return mneme.Invalid("--addr %q is not host:port, like 127.0.0.1:7077", addr)
+		return mneme.Invalid("--addr %q is not host:port, like 127.0.0.1:7077", mneme.Clip(addr))
 	}
 	if tokens > 0 {
 		return nil
@@ -120,7 +113,7 @@ func checkExposure(addr string, tokens int) error {
 	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
 		return nil
 	}
-	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", addr)
+	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", mneme.Clip(addr))
 }
 
 // boundHosts are the hosts a server bound to one address beyond loopback

@@ -269,3 +269,73 @@ func TestServeRefusesBadOrigins(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusesBadConfig: a server section that would silently change
+// what a token may do, or that cannot be read, stops the server at start
+// (exit 2), naming the tokens and never a secret.
+func TestServeRefusesBadConfig(t *testing.T) {
+	const secret = "0123456789abcdef-shared"
+	for _, c := range []struct {
+		name, server, want string
+	}{
+		{"same secret", `"tokens":[{"name":"admin","token":"` + secret + `","access":"write"},{"name":"ci","token":"` + secret + `","access":"read"}]`,
+			`server tokens "admin" and "ci" have the same secret`},
+		{"path as project", `"tokens":[{"name":"ci","token":"` + secret + `","access":"read","projects":["../x"]}]`,
+			`server token "ci": project "../x" is not a valid name`},
+		{"token and token_env", `"tokens":[{"name":"ci","token":"` + secret + `","token_env":"CI_TOKEN","access":"read"}]`,
+			`server token "ci" sets both token and token_env`},
+		{"session timeout", `"mcp_session_timeout":"soon"`, `server.mcp_session_timeout "soon" is not a positive duration`},
+		{"negative session timeout", `"mcp_session_timeout":"-5m"`, `is not a positive duration`},
+		{"session cap", `"mcp_max_sessions":-1`, `server.mcp_max_sessions -1 is negative`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{`+c.server+`}}`), 0o600)
+			env := []string{"CI_TOKEN=0123456789abcdef-env"}
+			r := mnemeEnv(t, home, "", env, "serve", "--addr", "127.0.0.1:0")
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "0123456789abcdef") {
+				t.Fatalf("exit %d, want 2 and %q without the secret: %s", r.code, c.want, r.stderr)
+			}
+			r = mnemeEnv(t, home, "", env, "serve", "--addr", "127.0.0.1:0", "--json")
+			e := decode[struct {
+				Error struct{ Code, Message string }
+			}](t, r.stderr).Error
+			if r.code != 2 || e.Code != "EINVALID" || !strings.Contains(e.Message, c.want) {
+				t.Fatalf("--json: exit %d: %s", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+// TestServeMCPSessionCap: server.mcp_max_sessions bounds the MCP sessions
+// open at once; the next initialize is refused with 503 and a JSON error.
+func TestServeMCPSessionCap(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"mcp_max_sessions":1,"mcp_session_timeout":"10m"}}`), 0o600)
+	s := serve(t, home)
+	initialize := func() (*http.Response, string) {
+		req, _ := http.NewRequest("POST", s.url+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp, string(body)
+	}
+	if resp, body := initialize(); resp.StatusCode != 200 || resp.Header.Get("Mcp-Session-Id") == "" {
+		t.Fatalf("first session: %d %s", resp.StatusCode, body)
+	}
+	resp, body := initialize()
+	e := decode[struct {
+		Error struct{ Code, Message string }
+	}](t, body).Error
+	if resp.StatusCode != 503 || e.Code != "EUNAVAILABLE" || !strings.Contains(e.Message, "limit of 1 open MCP sessions") {
+		t.Fatalf("second session: %d %s", resp.StatusCode, body)
+	}
+	if !strings.Contains(s.log.String(), `"mcp_session_timeout":"10m0s","mcp_max_sessions":1`) {
+		t.Fatalf("the serving line does not show the session bounds:\n%s", s.log)
+	}
+}

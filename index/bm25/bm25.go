@@ -88,6 +88,26 @@ func (ix *Index) Len() int {
 
 // Put adds d, replacing any document with the same key.
 func (ix *Index) Put(d Doc) {
+	tf, length := Weights(d)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.remove(d.Key)
+	n := uint32(len(ix.keys))
+	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
+	ix.byKey[d.Key] = n
+	ix.live++
+	ix.totalLen += float64(length)
+	for t, f := range tf {
+		p := ix.writable(t)
+		p.docs = append(p.docs, n)
+		p.tfs = append(p.tfs, f)
+	}
+}
+
+// Weights returns d's weighted term frequencies by stemmed term and its
+// weighted length, as the index scores them: a store that keeps postings
+// itself (PostgreSQL) scores exactly as this index does.
+func Weights(d Doc) (map[string]float32, float32) {
 	tf := map[string]float32{}
 	var length float32
 	for _, f := range []struct {
@@ -105,20 +125,11 @@ func (ix *Index) Put(d Doc) {
 			length += tagWeight
 		}
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	ix.remove(d.Key)
-	n := uint32(len(ix.keys))
-	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
-	ix.byKey[d.Key] = n
-	ix.live++
-	ix.totalLen += float64(length)
-	for t, f := range tf {
-		p := ix.writable(t)
-		p.docs = append(p.docs, n)
-		p.tfs = append(p.tfs, f)
-	}
+	return tf, length
 }
+
+// Params returns the BM25 parameters k1 and b.
+func Params() (float64, float64) { return k1, b }
 
 // Delete removes the document with key, if present.
 func (ix *Index) Delete(key int64) {

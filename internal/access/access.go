@@ -41,25 +41,49 @@ const (
 )
 
 // Check resolves each token's secret (from the environment when named) and
-// validates its scope.
+// validates its scope. Mistakes that would silently change what a token
+// may do are errors: two tokens with the same secret (the first would
+// win, and a write token could turn read-only), two with the same name
+// (logs and MCP sessions tell tokens apart by name), a project that is not
+// a valid name, both token and token_env set. Messages name tokens, never
+// their secrets.
 func Check(tokens []Token, getenv func(string) string) ([]Token, error) {
 	out := make([]Token, len(tokens))
+	named := map[string]bool{}
+	bySecret := map[string]string{} // secret -> the name of the first token with it
 	for i, t := range tokens {
-		if t.TokenEnv != "" {
-			t.Token = getenv(t.TokenEnv)
-			if t.Token == "" {
-				return nil, fmt.Errorf("server token %q: the variable %s is not set", t.Name, t.TokenEnv)
-			}
-		}
+		name := mneme.Clip(t.Name)
 		switch {
 		case t.Name == "":
 			return nil, fmt.Errorf("server token %d has no name: name each token (it appears in logs instead of the secret)", i+1)
+		case named[t.Name]:
+			return nil, fmt.Errorf("two server tokens are named %q: give each token its own name (logs and MCP sessions tell tokens apart by it)", name)
+		case t.Token != "" && t.TokenEnv != "":
+			return nil, fmt.Errorf("server token %q sets both token and token_env: keep one (token_env, to keep the secret out of config.json)", name)
+		}
+		named[t.Name] = true
+		if t.TokenEnv != "" {
+			t.Token = getenv(t.TokenEnv)
+			if t.Token == "" {
+				return nil, fmt.Errorf("server token %q: the variable %s is not set", name, mneme.Clip(t.TokenEnv))
+			}
+		}
+		switch {
 		case len(t.Token) < 16:
-			return nil, fmt.Errorf("server token %q is shorter than 16 characters: use a long random secret (openssl rand -hex 32)", t.Name)
+			return nil, fmt.Errorf("server token %q is shorter than 16 characters: use a long random secret (openssl rand -hex 32)", name)
 		case t.Access != "read" && t.Access != "write":
-			return nil, fmt.Errorf("server token %q: access %q is not read or write", t.Name, t.Access)
+			return nil, fmt.Errorf("server token %q: access %q is not read or write", name, mneme.Clip(t.Access))
 		case t.Clearance != "" && t.Clearance != mneme.Internal && t.Clearance != mneme.Secret:
-			return nil, fmt.Errorf("server token %q: clearance %q is not internal or secret", t.Name, t.Clearance)
+			return nil, fmt.Errorf("server token %q: clearance %q is not internal or secret", name, mneme.Clip(string(t.Clearance)))
+		}
+		if first, ok := bySecret[t.Token]; ok {
+			return nil, fmt.Errorf("server tokens %q and %q have the same secret: give each token its own (a caller would get the first one's access)", mneme.Clip(first), name)
+		}
+		bySecret[t.Token] = t.Name
+		for _, p := range t.Projects {
+			if err := mneme.ValidateProject(p); err != nil {
+				return nil, fmt.Errorf("server token %q: %s", name, mneme.ErrorMessage(err))
+			}
 		}
 		out[i] = t
 	}

@@ -50,6 +50,48 @@ func TestTokens(t *testing.T) {
 	}
 }
 
+// TestCheckRefuses: configuration mistakes that would silently change what
+// a token may do are errors that name the tokens, never their secrets.
+func TestCheckRefuses(t *testing.T) {
+	const secret = "0123456789abcdef-shared"
+	env := map[string]string{"SHARED": secret, "OTHER": "0123456789abcdef-other"}
+	getenv := func(k string) string { return env[k] }
+	huge := strings.Repeat("x", 1<<20)
+	for _, c := range []struct {
+		name   string
+		tokens []Token
+		want   string
+	}{
+		{"same secret", []Token{{Name: "admin", Token: secret, Access: "write"}, {Name: "ci", Token: secret, Access: "read"}},
+			`server tokens "admin" and "ci" have the same secret`},
+		{"same secret through the environment", []Token{{Name: "admin", Token: secret, Access: "write"}, {Name: "ci", TokenEnv: "SHARED", Access: "read"}},
+			`server tokens "admin" and "ci" have the same secret`},
+		{"same name", []Token{{Name: "ci", Token: secret, Access: "write"}, {Name: "ci", TokenEnv: "OTHER", Access: "read"}},
+			`two server tokens are named "ci"`},
+		{"path as project", []Token{{Name: "ci", Token: secret, Access: "read", Projects: []string{"shop", "../x"}}},
+			`server token "ci": project "../x" is not a valid name`},
+		{"empty project", []Token{{Name: "ci", Token: secret, Access: "read", Projects: []string{""}}},
+			`server token "ci": project "" is not a valid name`},
+		{"capitals in project", []Token{{Name: "ci", Token: secret, Access: "read", Projects: []string{"Shop"}}},
+			`project "Shop" is not a valid name`},
+		{"token and token_env", []Token{{Name: "ci", Token: secret, TokenEnv: "OTHER", Access: "read"}},
+			`server token "ci" sets both token and token_env: keep one`},
+		{"token and an unset token_env", []Token{{Name: "ci", Token: secret, TokenEnv: "MISSING", Access: "read"}},
+			`sets both token and token_env`},
+		{"huge values", []Token{{Name: huge, Token: secret, Access: huge}}, "is not read or write"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Check(c.tokens, getenv)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Check = %v, want %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), "0123456789abcdef") || len(err.Error()) > 1024 {
+				t.Fatalf("the message shows a secret or is unbounded: %.300s", err)
+			}
+		})
+	}
+}
+
 func TestResolve(t *testing.T) {
 	one := mneme.Scope{Name: "one", Projects: []string{"a"}}
 	two := mneme.Scope{Name: "two", Projects: []string{"a", "b"}}

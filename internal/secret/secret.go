@@ -32,7 +32,7 @@ import (
 
 // Finding is one credential found in a text.
 type Finding struct {
-	Kind       string // stable short id: "private-key", "aws-access-key-id", "aws-secret-access-key", "github-token", "slack-token", "openai-key", "anthropic-key", "google-api-key", "stripe-key", "jwt", "password-assignment", "generic-secret-assignment", "connection-string-password"
+	Kind       string // stable short id: "private-key", "aws-access-key-id", "aws-secret-access-key", "github-token", "slack-token", "openai-key", "anthropic-key", "google-api-key", "stripe-key", "jwt", "password-assignment", "generic-secret-assignment", "connection-string-password", "url-token"
 	Start, End int    // byte offsets of the secret VALUE (what Redact masks), not of the surrounding key name
 	Line       int    // 1-based line of Start
 }
@@ -54,6 +54,7 @@ var kinds = map[string]struct {
 	"stripe-key":                 {8, "a Stripe key", "Stripe keys"},
 	"jwt":                        {7, "a JWT", "JWTs"},
 	"connection-string-password": {6, "a password in a connection string", "passwords in connection strings"},
+	"url-token":                  {6, "a token in a URL", "tokens in URLs"},
 	"password-assignment":        {5, "a password assignment", "password assignments"},
 	"generic-secret-assignment":  {4, "a secret assignment", "secret assignments"},
 }
@@ -61,19 +62,49 @@ var kinds = map[string]struct {
 // Scan returns the findings in text, ordered by Start, non-overlapping.
 func Scan(text string) []Finding {
 	s := &scanner{t: text}
+	s.scan()
+	return s.finish()
+}
+
+// ScanNamed returns the findings in value, a string stored under the name
+// name (a JSON object's key such as "db_password"): what Scan finds, and
+// the whole value when the name names a secret and the value is not a
+// placeholder, as `"name": "value"` in a text would be.
+func ScanNamed(name, value string) []Finding {
+	s := &scanner{t: value}
+	s.scan()
+	if kind, flags := keyName(name, ""); kind != "" {
+		s.value(kind, value, 0, flags, true, false)
+	}
+	return s.finish()
+}
+
+// SecretName reports whether a value stored under name counts whole in
+// ScanNamed: the name's last word is a secret's (password, api_key, token).
+func SecretName(name string) bool {
+	kind, _ := keyName(name, "")
+	return kind != ""
+}
+
+func (s *scanner) scan() {
 	s.privateKeys()
 	s.tokens()
 	s.connStrings()
 	s.assignments()
-	return s.finish()
 }
 
 // Redact returns text with every finding's value replaced by
 // "[REDACTED:<kind>]" and the findings.
 func Redact(text string) (string, []Finding) {
 	fs := Scan(text)
+	return Mask(text, fs), fs
+}
+
+// Mask returns text with the values of fs, findings of Scan or ScanNamed
+// in text, replaced by "[REDACTED:<kind>]".
+func Mask(text string, fs []Finding) string {
 	if len(fs) == 0 {
-		return text, nil
+		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text))
@@ -84,7 +115,7 @@ func Redact(text string) (string, []Finding) {
 		prev = f.End
 	}
 	b.WriteString(text[prev:])
-	return b.String(), fs
+	return b.String()
 }
 
 type scanner struct {
@@ -188,7 +219,13 @@ func lineEnd(t string, i int) int {
 // Describe gives a one-line human summary such as "an AWS access key id on
 // line 3 and a password assignment on line 7"; repeated kinds are grouped
 // ("2 GitHub tokens on lines 4 and 9").
-func Describe(fs []Finding) string {
+func Describe(fs []Finding) string { return describe(fs, true) }
+
+// DescribeKinds is Describe without the lines, for a one-line value: "a
+// password in a connection string", "2 GitHub tokens".
+func DescribeKinds(fs []Finding) string { return describe(fs, false) }
+
+func describe(fs []Finding, withLines bool) string {
 	if len(fs) == 0 {
 		return "no secrets"
 	}
@@ -218,7 +255,10 @@ func Describe(fs []Finding) string {
 			ls = append(ls, "more")
 		}
 		where := " on line " + ls[0]
-		if len(ls) > 1 {
+		switch {
+		case !withLines:
+			where = ""
+		case len(ls) > 1:
 			where = " on lines " + join(ls)
 		}
 		if count[k] == 1 {

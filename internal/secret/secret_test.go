@@ -135,6 +135,19 @@ func TestScan(t *testing.T) {
 		{"token as url user", "https://" + ghp + ":x-oauth-basic@github.com/o/r",
 			[]string{"github-token=" + ghp, "connection-string-password=x-oauth-basic"}},
 		{"url without password", "https://bob@example.com/x and https://example.com:8443/a@b", nil},
+		{"mysql", "mysql://root:hunter22@db:3306/app", []string{"connection-string-password=hunter22"}},
+		{"amqp", "amqp://guest:s3cr3t@rabbit:5672/vhost", []string{"connection-string-password=s3cr3t"}},
+		{"redis short", "redis://:pass@cache", []string{"connection-string-password=pass"}},
+		{"one-letter password", "postgres://u:p@h", []string{"connection-string-password=p"}},
+		{"https user and token", "https://deploy:Tok3nValue42@git.internal/x.git", []string{"connection-string-password=Tok3nValue42"}},
+		{"conn string with query", "postgres://u:pw1@h/db?sslmode=disable", []string{"connection-string-password=pw1"}},
+		{"hex token as url user", "https://0123456789abcdef0123456789abcdef01234567@github.com/o/r",
+			[]string{"url-token=0123456789abcdef0123456789abcdef01234567"}},
+		{"mixed-case token as url user", "git clone https://Zq8Rt2Lm5Nv1Xc7Bk3Jh9Gf@git.example.org/o/r",
+			[]string{"url-token=Zq8Rt2Lm5Nv1Xc7Bk3Jh9Gf"}},
+		{"vendor token as url user", "https://" + ghp + "@github.com/o/r", []string{"github-token=" + ghp}},
+		{"query api_key", "https://x.test/v1?api_key=abcd1234efgh5678&page=2", []string{"generic-secret-assignment=abcd1234efgh5678"}},
+		{"query access_token", "https://x.test/cb#access_token=abcd1234efgh5678", []string{"generic-secret-assignment=abcd1234efgh5678"}},
 
 		// layout
 		{"lines and order", "first\npassword=hunter2\n\n" + awsID + "\n",
@@ -186,6 +199,11 @@ func TestQuietNotes(t *testing.T) {
 		"Slack channel xoxo-party; user ghost_user",
 		"eyJhbGciOiJIUzI1NiJ9 is the base64 of a JWT header",
 		"Meeting notes: the token expires after 1h; keyboard shortcut ctrl+k",
+		"https://example.com/a?b=c and bob@example.com and user@host",
+		"https://first.last@example.com/x https://build-bot-2024-01@ci.example.com ssh://git@github.com:22/o/r",
+		"https://www.example.com/search?q=token+rotation&page=2#results",
+		"postgres://app@db:5432/app?sslmode=require and redis://cache:6379/0",
+		"https://abcdefghijklmnopqrstuvwxyz@example.com (letters only) https://12345678901234567890123456789012@h",
 	}
 	for _, n := range notes {
 		if fs := Scan(n); fs != nil {
@@ -287,6 +305,59 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+func TestDescribeKinds(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"postgres://u:p@h", "a password in a connection string"},
+		{ghp + "\n" + ghp + " password=hunter2", "2 GitHub tokens and a password assignment"},
+	} {
+		if got := DescribeKinds(Scan(tc.in)); got != tc.want {
+			t.Errorf("DescribeKinds(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestScanNamed(t *testing.T) {
+	for _, tc := range []struct {
+		name, value string
+		want        []string
+	}{
+		{"db_password", "hunter2", []string{"password-assignment=hunter2"}},
+		{"password", "two words", []string{"password-assignment=two words"}},
+		{"api_key", "abcd1234efgh5678", []string{"generic-secret-assignment=abcd1234efgh5678"}},
+		{"AWS_SECRET_ACCESS_KEY", awsSecret, []string{"aws-secret-access-key=" + awsSecret}},
+		{"note", "connect with postgres://u:pw@h", []string{"connection-string-password=pw"}},
+		{"token", "use " + ghp, []string{"github-token=" + ghp}},
+		{"token", ghp, []string{"github-token=" + ghp}},
+		// placeholders, references and ordinary names stay quiet
+		{"db_password", "${DB_PASSWORD}", nil},
+		{"password", "changeme", nil},
+		{"api_key", "[REDACTED:generic-secret-assignment]", nil},
+		{"token", "short", nil},
+		{"password_policy", "min 12 characters", nil},
+		{"key", "ENG-12", nil},
+		{"ticket", "ENG-1234567890", nil},
+		{"", "hunter2", nil},
+	} {
+		var got []string
+		for _, f := range ScanNamed(tc.name, tc.value) {
+			got = append(got, f.Kind+"="+tc.value[f.Start:f.End])
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("ScanNamed(%q, %q) = %q, want %q", tc.name, tc.value, got, tc.want)
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	in := "a postgres://u:pw@h and " + ghp
+	if got, want := Mask(in, Scan(in)), "a postgres://u:[REDACTED:connection-string-password]@h and [REDACTED:github-token]"; got != want {
+		t.Errorf("Mask = %q, want %q", got, want)
+	}
+	if got := Mask("hunter2", ScanNamed("password", "hunter2")); got != "[REDACTED:password-assignment]" {
+		t.Errorf("Mask of a named value = %q", got)
+	}
+}
+
 // FuzzScan checks invariants on arbitrary input: ranges in bounds, ordered,
 // non-overlapping, lines right, and Redact's output scanning clean (values
 // holding a "[REDACTED:" marker are masked by definition). Known exception,
@@ -299,7 +370,7 @@ func FuzzScan(f *testing.F) {
 	for _, s := range []string{"password=hunter2", awsID + " " + awsSecret, pem("RSA PRIVATE KEY", pemBody),
 		"postgres://u:p@h", `{"api_key": "` + google + `"}`, "Bearer " + jwt, ghp, xoxb, openai, anthropic,
 		"<password>x</password>", `"{\"token\":\"abcdefgh1\"}"`, "password: str = 'x'", stripe,
-		"https://" + ghp + ":x@h", `env("PWD="+dir) pwd="a b"`, "secret: " + awsID + " more", "-----BEGIN A PRIVATE KEY-----\nAB=="} {
+		"https://" + ghp + ":x@h", "https://Zq8Rt2Lm5Nv1Xc7Bk3Jh9Gf@h", `env("PWD="+dir) pwd="a b"`, "secret: " + awsID + " more", "-----BEGIN A PRIVATE KEY-----\nAB=="} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -322,6 +393,12 @@ func FuzzScan(f *testing.F) {
 			t.Fatalf("Redact(%q) = %q still has %+v", in, out, again)
 		}
 		_ = Describe(fs)
+		for _, name := range []string{"password", "api_key"} {
+			out := Mask(in, ScanNamed(name, in))
+			if again := ScanNamed(name, out); again != nil {
+				t.Fatalf("Mask(%q) under %s = %q still has %+v", in, name, out, again)
+			}
+		}
 	})
 }
 

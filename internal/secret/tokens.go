@@ -247,8 +247,9 @@ func userColon(u string) int {
 	return -1
 }
 
-// connStrings masks the password of scheme://user:password@host. The last
-// '@' of the authority ends it, since passwords often hold an unescaped '@'.
+// connStrings masks the password of scheme://user:password@host, and a
+// user name that is a token (https://TOKEN@github.com/…). The last '@' of
+// the authority ends it, since passwords often hold an unescaped '@'.
 func (s *scanner) connStrings() {
 	t := s.t
 	each(t, "://", func(i int) int {
@@ -267,9 +268,26 @@ func (s *scanner) connStrings() {
 		if at < 0 {
 			return 0
 		}
-		if c := userColon(t[a : a+at]); c >= 0 && !placeholder(t[a+c+1:a+at]) {
-			s.add("connection-string-password", a+c+1, a+at)
+		switch c := userColon(t[a : a+at]); {
+		case c >= 0:
+			if !placeholder(t[a+c+1 : a+at]) {
+				s.add("connection-string-password", a+c+1, a+at)
+			}
+		case urlToken(t[a : a+at]):
+			s.add("url-token", a, a+at)
 		}
 		return e
 	})
+}
+
+// urlToken reports a URL user name that is a token rather than a login
+// (git, bob, first.last): 20+ bytes of a token alphabet with a digit, and
+// either long hex (classic GitHub tokens) or mixed case, as random tokens
+// are and user names rarely are.
+func urlToken(u string) bool {
+	if len(u) < 20 || !all(u, isB64URL) || !has(u, isDigit) || !has(u, isLetter) || filler(u) || placeholder(u) {
+		return false
+	}
+	hex := all(u, func(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'f' })
+	return hex && len(u) >= 32 || has(u, isUpper) && has(u, isLower)
 }

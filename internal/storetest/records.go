@@ -266,3 +266,48 @@ func testCredentialRefused(t *testing.T, f *fixture) {
 		t.Fatalf("redacted text kept the password: %q", got)
 	}
 }
+
+// testStatsClearance: a caller without clearance secret is shown counts
+// without the secret records, in every counter (the store counts them
+// apart, Stats.SecretOnly); an owner sees them all.
+func testStatsClearance(t *testing.T, f *fixture) {
+	f.remember(mneme.Record{Project: "a", Text: "one", Type: mneme.Episodic})
+	f.remember(mneme.Record{Project: "a", Text: "two", Sensitivity: mneme.Secret, Type: mneme.Episodic})
+	f.remember(mneme.Record{Project: "a", Text: "three", Sensitivity: mneme.Secret, Key: "k"})
+	f.remember(mneme.Record{Project: "a", Text: "four", Sensitivity: mneme.Secret, Key: "k"}) // supersedes three
+	f.remember(mneme.Record{Project: "b", Text: "five", Sensitivity: mneme.Secret, ExpiresAt: ptr(f.now.Add(-time.Hour))})
+	f.remember(mneme.Record{Project: "c", Text: "six", Key: "k"})
+	f.remember(mneme.Record{Project: "c", Text: "seven", Key: "k"}) // supersedes six
+	secretDoc := mneme.IngestOptions{Project: "d", Sensitivity: mneme.Secret}
+	if _, err := f.eng.Ingest(f.ctx, []mneme.SourceFile{{URI: "/r/s.md", Data: []byte("secret plans")}}, secretDoc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.eng.Ingest(f.ctx, []mneme.SourceFile{{URI: "/r/p.md", Data: []byte("public plans")}}, mneme.IngestOptions{Project: "d"}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := f.eng.Stats(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Total != 9 || all.Secret != 5 || all.Superseded != 2 || all.Expired != 1 || all.Documents != 2 || len(all.Projects) != 4 || all.SecretOnly != nil {
+		t.Fatalf("owner's stats = %+v", all)
+	}
+	for _, sc := range []mneme.Scope{{Name: "internal", Clearance: mneme.Internal}, {Name: "none"}} {
+		st, err := f.eng.Stats(mneme.WithScope(f.ctx, sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []mneme.ProjectStats{
+			{Project: "a", Total: 1, Types: map[string]int{"episodic": 1}},
+			{Project: "c", Total: 2, Types: map[string]int{"semantic": 2}},
+			{Project: "d", Total: 1, Types: map[string]int{"semantic": 1}},
+		}
+		if st.Total != 4 || st.Secret != 0 || st.Superseded != 1 || st.Expired != 0 || st.Documents != 1 || !reflect.DeepEqual(st.Projects, want) {
+			t.Fatalf("%s clearance: stats = %+v", sc.Name, st)
+		}
+	}
+	st, err := f.eng.Stats(mneme.WithScope(f.ctx, mneme.Scope{Name: "a", Projects: []string{"a"}, Clearance: mneme.Secret}))
+	if err != nil || st.Total != 4 || len(st.Projects) != 1 || st.Projects[0].Types["episodic"] != 2 || st.Projects[0].Types["semantic"] != 2 {
+		t.Fatalf("a scope limited to a with clearance secret: %+v, %v", st, err)
+	}
+}

@@ -37,6 +37,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"DeleteAllOrNone":        testDeleteAllOrNone,
 		"ImportIdempotent":       testImportIdempotent,
 		"Stats":                  testStats,
+		"StatsWithoutClearance":  testStatsClearance,
 		"ConcurrentSameText":     testConcurrentSameText,
 		"CredentialRefusedWhole": testCredentialRefused,
 	},
@@ -47,13 +48,17 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"VectorSearch": testVectorSearch,
 	},
 	Documents: {
-		"Documents":    testDocuments,
-		"IngestEmbeds": testIngestEmbeds,
+		"Documents":     testDocuments,
+		"IngestEmbeds":  testIngestEmbeds,
+		"IngestResumes": testIngestResumes,
 	},
 	Vectors: {
 		"Vectors":           testVectors,
 		"EmbedderMismatch":  testEmbedderMismatch,
 		"EmbedsWithContext": testEmbedsWithContext,
+		"CacheVectors":      testCacheVectors,
+		"ImportResumes":     testImportResumes,
+		"ReindexResumes":    testReindexResumes,
 	},
 }
 

@@ -28,6 +28,10 @@ type File struct {
 // Options tunes Files.
 type Options struct {
 	MaxFileSize int64 // files larger than this are skipped (reason "too large"); 0 means 10 MiB
+	// Known, if set, reports a file (by Rel, size and modification time)
+	// already found to be text: it is listed without opening it to sniff
+	// for binary content (code memory's rescan of an unchanged tree).
+	Known func(rel string, size int64, mod time.Time) bool
 }
 
 // Skip is a file or directory that Files left out, and why.
@@ -90,7 +94,7 @@ func noiseFile(name string) bool {
 // Symlinks are never followed, even when given explicitly. A file reached via
 // several paths is listed once, with the Rel of the first path that reached it.
 func Files(paths []string, o Options) ([]File, []Skip, error) {
-	w := &walker{max: o.MaxFileSize, seen: map[string]bool{}, buf: make([]byte, sniffLen)}
+	w := &walker{max: o.MaxFileSize, known: o.Known, seen: map[string]bool{}, buf: make([]byte, sniffLen)}
 	if w.max <= 0 {
 		w.max = defaultMaxFileSize
 	}
@@ -122,6 +126,7 @@ func Files(paths []string, o Options) ([]File, []Skip, error) {
 
 type walker struct {
 	max   int64
+	known func(rel string, size int64, mod time.Time) bool
 	files []File
 	skips []Skip
 	seen  map[string]bool // absolute paths already in files
@@ -185,6 +190,10 @@ func (w *walker) file(abs, rel string, fi fs.FileInfo, explicit bool) {
 		return
 	case fi.Size() > w.max:
 		w.skip(abs, reasonTooLarge)
+		return
+	case w.known != nil && w.known(rel, fi.Size(), fi.ModTime()):
+		w.seen[abs] = true
+		w.files = append(w.files, File{Path: abs, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime()})
 		return
 	}
 	f, err := os.Open(abs)

@@ -1,0 +1,104 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type codeJSON struct {
+	Command     string `json:"command"`
+	ProjectID   string `json:"project_id"`
+	CacheStatus string `json:"cache_status"`
+	Stats       struct {
+		FileCount int `json:"file_count"`
+		Reused    int `json:"reused_entries"`
+		Rehashed  int `json:"rehashed_entries"`
+	} `json:"stats"`
+	Delta struct {
+		Added, Modified, Removed int
+		Files                    []struct{ Path, Change string }
+	} `json:"delta"`
+	Context *struct {
+		EntryPoints []struct{ Kind, Path string } `json:"entry_points"`
+	} `json:"context"`
+	Index *struct {
+		Project string `json:"project"`
+		Files   int    `json:"files"`
+		Removed int    `json:"removed"`
+	} `json:"index"`
+}
+
+// TestCodeFlow runs the code commands through the binary: a cold explore,
+// a hit, a delta after an edit, --index into memory, recall of code by
+// meaning, a deleted file's records forgotten.
+func TestCodeFlow(t *testing.T) {
+	home, repo := t.TempDir(), t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + t.TempDir(), "MNEME_MODEL_DIR=" + modelDir()}
+	files := map[string]string{
+		"go.mod":              "module example.com/shop\n",
+		"cmd/shop/main.go":    "package main\n\nimport \"example.com/shop/internal/db\"\n\nfunc main() { db.Open() }\n",
+		"internal/db/db.go":   "package db\n\n// Open connects to the PostgreSQL database that stores the orders.\nfunc Open() {}\n",
+		"README.md":           "# Shop\n\nSells things.\n",
+		"node_modules/x/a.js": "module.exports = 1\n",
+		".gitignore":          "tmp/\n",
+		"tmp/scratch.go":      "package tmp\n",
+	}
+	for p, body := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(repo, p)), 0o755)
+		os.WriteFile(filepath.Join(repo, p), []byte(body), 0o644)
+	}
+	code := func(args ...string) codeJSON {
+		t.Helper()
+		r := mnemeEnv(t, home, "", env, append([]string{"code"}, append(args, repo, "--json")...)...)
+		if r.code != 0 {
+			t.Fatalf("code %v: exit %d: %s", args, r.code, r.stderr)
+		}
+		return decode[codeJSON](t, r.stdout)
+	}
+	c := code("explore")
+	if c.CacheStatus != "miss" || c.Stats.FileCount != 4 || c.Delta.Added != 4 || c.Context == nil ||
+		len(c.Context.EntryPoints) != 1 || c.Context.EntryPoints[0].Path != "cmd/shop" {
+		t.Fatalf("cold explore = %+v", c)
+	}
+	if c = code("explore"); c.CacheStatus != "hit" || c.Stats.Reused != 4 || c.Stats.Rehashed != 0 {
+		t.Fatalf("second explore = %+v", c)
+	}
+	os.WriteFile(filepath.Join(repo, "internal/db/db.go"), []byte(files["internal/db/db.go"]+"\n// Close closes it.\nfunc Close() {}\n"), 0o644)
+	if c = code("delta"); c.Delta.Modified != 1 || len(c.Delta.Files) != 1 || c.Delta.Files[0].Path != "internal/db/db.go" || c.Context != nil {
+		t.Fatalf("delta = %+v", c)
+	}
+	if c = code("explore", "--index"); c.Index == nil || c.Index.Files != 4 || c.Index.Project != c.ProjectID {
+		t.Fatalf("index = %+v", c)
+	}
+	r := decode[recallJSON](t, ok(t, home, "recall", "where do we connect to the database", "--project", c.ProjectID, "--json"))
+	if len(r.Hits) == 0 || r.Hits[0].Record["kind"] != "code" || r.Hits[0].Record["source"].(map[string]any)["uri"] != "internal/db/db.go" {
+		t.Fatalf("recall = %+v", r)
+	}
+	os.Remove(filepath.Join(repo, "README.md"))
+	if c = code("delta", "--index"); c.Delta.Removed != 1 || c.Index.Removed != 1 || c.Index.Files != 0 {
+		t.Fatalf("delta --index after a removal = %+v", c)
+	}
+	out := mnemeEnv(t, home, "", env, "code", "explore", repo, "--detail", "normal")
+	if out.code != 0 || !strings.Contains(out.stdout, "go-main") || !strings.Contains(out.stdout, "cache hit") {
+		t.Fatalf("text explore: %d %s %s", out.code, out.stdout, out.stderr)
+	}
+	if bad := mnemeEnv(t, home, "", env, "code", "explore", repo, "--detail", "huge"); bad.code != 2 {
+		t.Fatalf("bad detail: %d %s", bad.code, bad.stderr)
+	}
+}
+
+// modelDir is where the built-in model is outside the test's own cache
+// directory.
+func modelDir() string {
+	if d := os.Getenv("MNEME_MODEL_DIR"); d != "" {
+		return d
+	}
+	cache := os.Getenv("XDG_CACHE_HOME")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(cache, "mneme", "models", "all-minilm-l6-v2")
+}

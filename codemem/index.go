@@ -1,0 +1,101 @@
+package codemem
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// IndexResult counts what Index did to the repository's records.
+type IndexResult struct {
+	Project  string `json:"project"`
+	Files    int    `json:"files"`   // files embedded (new or changed)
+	Chunks   int    `json:"chunks"`  // chunks inserted or updated
+	Removed  int    `json:"removed"` // documents of deleted files forgotten
+	Deleted  int    `json:"deleted_chunks"`
+	Problems int    `json:"skipped_files,omitempty"` // unreadable or refused files
+}
+
+// indexBatch is how many files one Ingest call takes: a bounded amount of
+// text in memory, and progress that survives an interruption.
+const indexBatch = 100
+
+// Index keeps the repository's code records current: each record's project
+// is the repository id, its source the repo-relative path and line range.
+// Only files the delta names, or that have no document yet, are read and
+// embedded (the Engine skips a file whose content is stored unchanged);
+// documents of files no longer in the repository are forgotten.
+func Index(ctx context.Context, eng *mneme.Engine, env *Envelope) (IndexResult, error) {
+	res := IndexResult{Project: env.ProjectID}
+	if !mneme.ScopeFrom(ctx).Covers(env.ProjectID) {
+		return res, mneme.Errorf(mneme.EFORBIDDEN, "the caller's scope does not cover project %s", env.ProjectID)
+	}
+	docs, err := eng.Store().Documents(ctx, env.ProjectID, "")
+	if err != nil {
+		return res, err
+	}
+	stored := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		stored[d.URI] = true
+	}
+	changed := map[string]bool{}
+	for _, c := range env.Delta.Files {
+		changed[c.Path] = c.Change != "removed"
+	}
+	var todo []mneme.SourceFile
+	seen := make(map[string]bool, len(env.entries))
+	flush := func() error {
+		if len(todo) == 0 {
+			return nil
+		}
+		err := ingest(ctx, eng, env.ProjectID, todo, &res)
+		if mneme.ErrorCode(err) == mneme.EINVALID { // one bad file refuses the batch: take them one by one
+			for _, f := range todo {
+				if ingest(ctx, eng, env.ProjectID, []mneme.SourceFile{f}, &res) != nil {
+					res.Problems++
+				}
+			}
+			err = nil
+		}
+		todo = todo[:0]
+		return err
+	}
+	for _, e := range env.entries {
+		seen[e.Path] = true
+		if stored[e.Path] && !changed[e.Path] {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(env.ProjectRoot, filepath.FromSlash(e.Path)))
+		if err != nil {
+			res.Problems++
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			continue
+		}
+		todo = append(todo, mneme.SourceFile{URI: e.Path, Data: data})
+		if len(todo) == indexBatch {
+			if err := flush(); err != nil {
+				return res, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return res, err
+	}
+	removed, deleted, err := eng.Sync(ctx, env.ProjectID, []string{""}, seen)
+	res.Removed, res.Deleted = removed, res.Deleted+deleted
+	return res, err
+}
+
+func ingest(ctx context.Context, eng *mneme.Engine, project string, files []mneme.SourceFile, res *IndexResult) error {
+	w, err := eng.Ingest(ctx, files, mneme.IngestOptions{Project: project, Redact: true, Tags: []string{"code"}})
+	if err == nil {
+		res.Files += len(files) - w.Unchanged
+		res.Chunks += w.Inserted + w.Updated
+		res.Deleted += w.Deleted
+	}
+	return err
+}

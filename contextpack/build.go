@@ -1,0 +1,284 @@
+package contextpack
+
+import (
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/index/bm25"
+	"github.com/mneme-ai/mneme/internal/textnorm"
+	"github.com/mneme-ai/mneme/quality"
+)
+
+// Assembly constants, chosen on LoCoMo dev with `mneme bench locomo
+// --context 1000` (README, "Context packages").
+const (
+	// LowScore drops a candidate scoring under this share of the best
+	// hit's score: past it, hits are mostly noise that costs tokens.
+	LowScore = 0.2
+	// wholeBytes: a record this short is kept whole; cutting a sentence
+	// or two saves little and loses the context around the match.
+	wholeBytes = 240
+	// redundant is the Jaccard overlap of content terms above which a
+	// candidate repeats one already in the package.
+	redundant = 0.85
+	// lineOverhead is the tokens of "[n] " and the line break.
+	lineOverhead = 4
+)
+
+// Build checks req and builds its package at clearance (capped by the
+// caller's scope, which travels in ctx).
+func Build(ctx context.Context, eng *mneme.Engine, req Request, clearance mneme.Sensitivity) (*Package, error) {
+	q, budget, err := req.Recall(eng.Now(), clearance)
+	if err != nil {
+		return nil, err
+	}
+	return Assemble(ctx, eng, q, budget)
+}
+
+// candidate is a recall hit on its way into the package.
+type candidate struct {
+	hit    mneme.Hit
+	rank   int
+	spans  []Range
+	line   string // the spans joined, as the package shows them
+	tokens int    // of its line, overhead included
+	terms  map[string]bool
+	group  string
+}
+
+// Assemble runs q (a recall with the pool as k) and fits its hits to
+// budget tokens.
+func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int) (*Package, error) {
+	start := time.Now()
+	pkg := &Package{Budget: budget, Tokenizer: Tokenizer, Dropped: []Dropped{}}
+	stage := stageTimer(pkg)
+	res, err := eng.Recall(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	stage("recall")
+	pkg.Mode, pkg.Degraded, pkg.DegradedReason, pkg.Candidates = res.Mode, res.Degraded, res.DegradedReason, len(res.Hits)
+	query := stems(q.Text)
+	var cands []*candidate
+	top := 0.0
+	if len(res.Hits) > 0 {
+		top = res.Hits[0].Score
+	}
+	for i, h := range res.Hits {
+		if h.Score < LowScore*top {
+			pkg.drop(h, i+1, DropLowScore)
+			continue
+		}
+		c := &candidate{hit: h, rank: i + 1, group: groupKey(h.Record)}
+		c.spans = compress(h.Record.Text, query)
+		c.line = joinSpans(h.Record.Text, c.spans)
+		c.tokens = Tokens(c.line) + lineOverhead
+		cands = append(cands, c)
+	}
+	stage("compress")
+	kept := pkg.fit(cands, budget)
+	stage("fit")
+	pkg.render(kept)
+	for pkg.TokensUsed > budget && len(kept) > 0 { // the estimate was short: drop the weakest
+		last := kept[len(kept)-1]
+		kept = kept[:len(kept)-1]
+		pkg.drop(last.hit, last.rank, DropBudget)
+		pkg.render(kept)
+	}
+	pkg.CompressionRatio = compression(kept)
+	stage("render")
+	pkg.TookMS = ms(time.Since(start))
+	if res.Report != nil {
+		pkg.Report = report(res.Report, pkg)
+	}
+	return pkg, nil
+}
+
+// report is the package's quality report: its recall's, with the
+// package's own stages, counts and reasons.
+func report(rep *quality.Report, pkg *Package) *quality.Report {
+	rep.Kind = quality.KindContext
+	stages := []quality.Stage{}
+	for _, s := range pkg.Stages {
+		if s.Name == "recall" {
+			stages = append(stages, rep.Stages...) // embed, search, rank, expand
+			continue
+		}
+		stages = append(stages, quality.Stage{Name: s.Name, MS: s.MS})
+	}
+	rep.Stages = stages
+	c := &quality.Context{Candidates: pkg.Candidates, Kept: len(pkg.Citations), Budget: pkg.Budget, TokensUsed: pkg.TokensUsed}
+	for _, d := range pkg.Dropped {
+		switch d.Reason {
+		case DropBudget:
+			c.DroppedBudget++
+		case DropRedundancy:
+			c.DroppedRedundancy++
+		case DropLowScore:
+			c.DroppedLowScore++
+		}
+	}
+	rep.Context, rep.CompressionRatio = c, quality.Ptr(pkg.CompressionRatio)
+	if c.Kept == 0 {
+		rep.AddReason(quality.EmptyPackage)
+	}
+	if c.DroppedBudget > 0 {
+		rep.AddReason(quality.DroppedForBudget)
+	}
+	rep.TookMS = pkg.TookMS
+	return rep
+}
+
+// fit takes candidates by rank while they fit the budget, skipping those
+// that repeat one already taken; it returns those taken, by rank.
+func (pkg *Package) fit(cands []*candidate, budget int) []*candidate {
+	var kept []*candidate
+	seen := map[string]bool{}
+	groups := map[string]bool{}
+	used := 0
+	for _, c := range cands {
+		norm := textnorm.Normalize(textnorm.Fold(c.line))
+		c.terms = termSet(c.line)
+		if seen[norm] || repeats(c, kept) {
+			pkg.drop(c.hit, c.rank, DropRedundancy)
+			continue
+		}
+		cost := c.tokens
+		if !groups[c.group] {
+			cost += Tokens(header(c.hit.Record, c.hit.Record)) + 1
+		}
+		if used+cost > budget {
+			pkg.drop(c.hit, c.rank, DropBudget)
+			continue
+		}
+		used += cost
+		seen[norm], groups[c.group] = true, true
+		kept = append(kept, c)
+	}
+	return kept
+}
+
+// repeats reports whether c says what one of kept says.
+func repeats(c *candidate, kept []*candidate) bool {
+	if len(c.terms) < 4 {
+		return false
+	}
+	for _, k := range kept {
+		if jaccard(c.terms, k.terms) >= redundant {
+			return true
+		}
+	}
+	return false
+}
+
+func (pkg *Package) drop(h mneme.Hit, rank int, reason string) {
+	pkg.Dropped = append(pkg.Dropped, Dropped{ID: h.ID, Rank: rank, Score: h.Score, Reason: reason})
+}
+
+// compress keeps the sentences of text that hold a query term, merged
+// where they touch; a short text, or one whose sentences hold none (a hit
+// by meaning), is kept whole or by its first sentence.
+func compress(text string, query map[string]bool) []Range {
+	sents := Sentences(text)
+	if len(sents) == 0 {
+		return nil
+	}
+	whole := []Range{{sents[0].Start, sents[len(sents)-1].End}}
+	if len(sents) == 1 || len(text) <= wholeBytes {
+		return whole
+	}
+	var keep []Range
+	for _, s := range sents {
+		for _, w := range textnorm.Words(text[s.Start:s.End]) {
+			if query[bm25.Stem(w)] {
+				keep = append(keep, s)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		keep = sents[:1]
+	}
+	return merge(text, keep)
+}
+
+// merge joins ranges separated by white space only.
+func merge(text string, rs []Range) []Range {
+	out := []Range{rs[0]}
+	for _, r := range rs[1:] {
+		last := &out[len(out)-1]
+		if strings.TrimSpace(text[last.End:r.Start]) == "" {
+			last.End = r.End
+		} else {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// joinSpans is how a memory's spans read in the package: in order, an
+// ellipsis where text was cut.
+func joinSpans(text string, spans []Range) string {
+	parts := make([]string, len(spans))
+	for i, s := range spans {
+		parts[i] = text[s.Start:s.End]
+	}
+	return strings.Join(parts, " … ")
+}
+
+// stems is the set of the stemmed content terms of s.
+func stems(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range textnorm.Terms(s) {
+		out[bm25.Stem(t)] = true
+	}
+	return out
+}
+
+func termSet(s string) map[string]bool { return stems(s) }
+
+func jaccard(a, b map[string]bool) float64 {
+	n := 0
+	for t := range a {
+		if b[t] {
+			n++
+		}
+	}
+	if u := len(a) + len(b) - n; u > 0 {
+		return float64(n) / float64(u)
+	}
+	return 0
+}
+
+// compression is the kept spans' share of their records' full texts, in
+// tokens.
+func compression(kept []*candidate) float64 {
+	full, part := 0, 0
+	for _, c := range kept {
+		t := c.tokens - lineOverhead
+		part += t
+		if len(c.spans) == 1 && c.spans[0].Start == 0 && c.spans[0].End == len(c.hit.Record.Text) {
+			full += t
+		} else {
+			full += Tokens(c.hit.Record.Text)
+		}
+	}
+	if full == 0 {
+		return 1
+	}
+	return math.Round(float64(part)/float64(full)*1000) / 1000
+}
+
+func stageTimer(pkg *Package) func(string) {
+	last := time.Now()
+	return func(name string) {
+		now := time.Now()
+		pkg.Stages = append(pkg.Stages, Stage{Name: name, MS: ms(now.Sub(last))})
+		last = now
+	}
+}
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }

@@ -1,0 +1,103 @@
+package contextpack
+
+import (
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/quality"
+)
+
+// Package is a context package: prompt-ready text and the evidence behind
+// every line of it.
+type Package struct {
+	// Text is the prompt-ready package: per group a header line (source,
+	// session, date), then one numbered line per memory, [n] citing it.
+	Text      string     `json:"text"`
+	Groups    []Group    `json:"groups"`
+	Citations []Citation `json:"citations"`
+	Dropped   []Dropped  `json:"dropped"`
+
+	Budget     int    `json:"budget"`
+	TokensUsed int    `json:"tokens_used"` // of Text, counted by Tokenizer
+	Tokenizer  string `json:"tokenizer"`
+	// CompressionRatio is the retained spans' tokens over the full texts'
+	// tokens, for the memories in the package (1: nothing cut).
+	CompressionRatio float64 `json:"compression_ratio"`
+	Candidates       int     `json:"candidates"` // recall hits considered
+
+	Mode           mneme.Mode `json:"mode"`
+	Degraded       bool       `json:"degraded,omitempty"`
+	DegradedReason string     `json:"degraded_reason,omitempty"`
+	Stages         []Stage    `json:"stages"`
+	TookMS         float64    `json:"took_ms"`
+	// Report is the quality report, when the request asked for one.
+	Report *quality.Report `json:"report,omitempty"`
+}
+
+// Group is the package's memories from one document or session (or, for
+// memories with neither, one project), in position or time order.
+type Group struct {
+	Header  string `json:"header"`
+	Source  string `json:"source,omitempty"`
+	Session string `json:"session,omitempty"`
+	Project string `json:"project"`
+	Date    string `json:"date"` // of the first memory, or "first – last"
+	Items   []Item `json:"items"`
+}
+
+// Item is one memory in the package: the spans of its text kept.
+type Item struct {
+	N      int     `json:"n"` // its citation number
+	ID     string  `json:"id"`
+	Score  float64 `json:"score"`
+	Rank   int     `json:"rank"` // in the recall, from 1
+	Spans  []Span  `json:"spans"`
+	Whole  bool    `json:"whole"`  // the spans hold all of the record's text
+	Tokens int     `json:"tokens"` // of its line in Text
+}
+
+// Span is a byte range of a record's text, copied into the package.
+type Span struct {
+	ID     string `json:"id"`
+	Start  int    `json:"start"`
+	End    int    `json:"end"`
+	SHA256 string `json:"sha256"` // hex sha256 of the whole record text
+	Text   string `json:"text"`   // the record text's bytes [start, end)
+}
+
+// Citation maps [n] to the memory it cites.
+type Citation struct {
+	N       int    `json:"n"`
+	ID      string `json:"id"`
+	Source  string `json:"source,omitempty"`
+	Session string `json:"session,omitempty"`
+	Date    string `json:"date"`
+}
+
+// Dropped is a candidate left out, and why: "budget" (its spans did not
+// fit), "redundancy" (what it says is already in the package) or
+// "low_score" (its score is under LowScore of the best hit's).
+type Dropped struct {
+	ID     string  `json:"id"`
+	Rank   int     `json:"rank"`
+	Score  float64 `json:"score"`
+	Reason string  `json:"reason"`
+}
+
+// Stage is how long one stage of the build took.
+type Stage struct {
+	Name string  `json:"name"` // recall, compress, fit, render
+	MS   float64 `json:"ms"`
+}
+
+// Drop reasons.
+const (
+	DropBudget     = "budget"
+	DropRedundancy = "redundancy"
+	DropLowScore   = "low_score"
+)
+
+// Response is a package with its request's id echoed (batch lines, batch
+// HTTP calls).
+type Response struct {
+	ID string `json:"id,omitempty"`
+	*Package
+}

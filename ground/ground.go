@@ -1,0 +1,402 @@
+// Package ground checks an answer against the context package it was
+// written from: for each sentence of the answer, the spans that support
+// it, whether it is supported and how strongly, and the content terms,
+// numbers and names that no evidence contains. It is deterministic and
+// calls no language model: support is the overlap of stemmed content
+// terms, plus the embedding similarity from the configured embedder when
+// there is one. The CLI (`mneme ground`), the MCP tool `ground` and
+// `POST /v1/ground` only decode, call Check and encode.
+package ground
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/index/bm25"
+	"github.com/mneme-ai/mneme/internal/textnorm"
+	"github.com/mneme-ai/mneme/quality"
+)
+
+// Reason codes, for programs.
+const (
+	EmptyAnswer          = "empty_answer"
+	EmptyPackage         = "empty_package"
+	UnsupportedClaim     = "unsupported_claim"
+	NumberNotInEvidence  = "number_not_in_evidence"
+	EntityNotInEvidence  = "entity_not_in_evidence"
+	TermsNotInEvidence   = "terms_not_in_evidence"
+	SupportedByMeaning   = "supported_by_meaning_only"
+	MaxAnswerBytes       = 64 << 10
+	maxSupportsListed    = 3
+	semanticFloor        = 0.25 // cosine under this counts as no similarity
+	semanticWeight       = 0.35 // of the score, when an embedder is there
+	numberPenalty        = 0.35
+	entityPenalty        = 0.2
+	defaultLexicalWeight = 1 - semanticWeight
+)
+
+// The score from which a sentence is supported, with an embedder and
+// with words alone: calibrated on 1,512 pairs built from LoCoMo dev
+// (`mneme bench ground`, README, "Groundedness"), each the lowest
+// threshold whose precision of supported is at least 0.98.
+const (
+	Threshold        = 0.35
+	LexicalThreshold = 0.55
+)
+
+// Request is an answer to check and the package it was written from.
+type Request struct {
+	Package *contextpack.Package `json:"package"`
+	Answer  string               `json:"answer"`
+	Report  bool                 `json:"report,omitempty"` // add a content-free quality report
+}
+
+// Result is the verdict on an answer.
+type Result struct {
+	Supported bool       `json:"supported"` // every sentence is
+	Score     float64    `json:"score"`     // the weakest sentence's
+	Threshold float64    `json:"threshold"`
+	Reasons   []string   `json:"reasons"` // distinct reason codes, in order of first appearance
+	Sentences []Sentence `json:"sentences"`
+	Embedder  string     `json:"embedder,omitempty"` // "" when support is lexical only
+	TookMS    float64    `json:"took_ms"`
+	// Report is the quality report, when the request asked for one.
+	Report *quality.Report `json:"report,omitempty"`
+}
+
+// Sentence is the verdict on one sentence of the answer.
+type Sentence struct {
+	Start          int       `json:"start"` // byte offsets in the answer
+	End            int       `json:"end"`
+	Supported      bool      `json:"supported"`
+	Score          float64   `json:"score"`
+	Lexical        float64   `json:"lexical"`            // share of its content terms the best spans hold
+	Semantic       *float64  `json:"semantic,omitempty"` // best cosine similarity to a span
+	Support        []Support `json:"support"`
+	MissingTerms   []string  `json:"missing_terms"`
+	MissingNumbers []string  `json:"missing_numbers"`
+	MissingNames   []string  `json:"missing_names"`
+	Reasons        []string  `json:"reasons"`
+}
+
+// Support is a span of the package that supports a sentence.
+type Support struct {
+	N        int      `json:"n"` // the citation
+	ID       string   `json:"id"`
+	Start    int      `json:"start"`
+	End      int      `json:"end"`
+	Lexical  float64  `json:"lexical"`
+	Semantic *float64 `json:"semantic,omitempty"`
+}
+
+// Embedder embeds texts (mneme.Engine does, through its cache); nil
+// means lexical support only.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Check checks req.Answer against req.Package, with em for meaning (may
+// be nil; embedderID names it in the result).
+func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*Result, error) {
+	start := time.Now()
+	if !utf8.ValidString(req.Answer) {
+		return nil, mneme.Invalid("answer is not valid UTF-8")
+	}
+	if len(req.Answer) > MaxAnswerBytes {
+		return nil, mneme.Invalid("answer is %d bytes, over the limit of %d", len(req.Answer), MaxAnswerBytes)
+	}
+	if req.Package == nil {
+		return nil, mneme.Invalid("no package given: send the context package the answer was written from ({{package}})")
+	}
+	res := &Result{Threshold: LexicalThreshold, Reasons: []string{}, Sentences: []Sentence{}}
+	spans := evidence(req.Package)
+	if em != nil {
+		res.Embedder, res.Threshold = embedderID, Threshold
+	}
+	sents := contextpack.Sentences(req.Answer)
+	switch {
+	case len(sents) == 0:
+		res.Reasons = append(res.Reasons, EmptyAnswer)
+	case len(spans) == 0:
+		res.Reasons = append(res.Reasons, EmptyPackage)
+	}
+	var rep *quality.Report
+	stage := func(string) {}
+	if req.Report {
+		rep = &quality.Report{Kind: quality.KindGround, ScopeSHA256: mneme.ScopeFrom(ctx).Hash(), Stages: []quality.Stage{}, Reasons: []string{}}
+		stage = rep.Timer()
+		defer func() { report(rep, res, len(spans)) }()
+	}
+	if len(sents) == 0 || len(spans) == 0 {
+		res.TookMS = ms(time.Since(start))
+		return res, nil
+	}
+	vecs, err := embed(ctx, em, req.Answer, sents, spans)
+	if err != nil {
+		return nil, err
+	}
+	stage("embed")
+	if rep != nil {
+		rep.Ground = &quality.Ground{Spans: len(spans)}
+		for _, sp := range spans {
+			if sp.vec != nil {
+				rep.Ground.SpansEmbedded++
+			}
+		}
+	}
+	all := vocabulary(spans)
+	res.Supported, res.Score = true, 1
+	for i, s := range sents {
+		v := judge(req.Answer, s, spans, all, vecs.sentence(i), res.Threshold)
+		res.Sentences = append(res.Sentences, v)
+		res.Supported = res.Supported && v.Supported
+		res.Score = min(res.Score, v.Score)
+		for _, r := range v.Reasons {
+			if !slices.Contains(res.Reasons, r) {
+				res.Reasons = append(res.Reasons, r)
+			}
+		}
+	}
+	stage("judge")
+	res.TookMS = ms(time.Since(start))
+	return res, nil
+}
+
+// report completes rep, the quality report of the check that gave res
+// over a package of spans spans, and attaches it.
+func report(rep *quality.Report, res *Result, spans int) {
+	if rep.Ground == nil {
+		rep.Ground = &quality.Ground{Spans: spans}
+	}
+	rep.Ground.Sentences = len(res.Sentences)
+	var score, lex, sem []float64
+	for _, s := range res.Sentences {
+		if s.Supported {
+			rep.Ground.Supported++
+		}
+		score, lex = append(score, s.Score), append(lex, s.Lexical)
+		if s.Semantic != nil {
+			sem = append(sem, *s.Semantic)
+		}
+	}
+	rep.Scores = &quality.Scores{Final: quality.Summarize(score), Lexical: quality.Summarize(lex), Vector: quality.Summarize(sem)}
+	rep.Groundedness = quality.Ptr(res.Score)
+	for _, r := range res.Reasons {
+		rep.AddReason(r)
+	}
+	if res.Embedder == "" {
+		rep.AddReason(quality.LexicalOnly)
+	}
+	rep.TookMS = res.TookMS
+	res.Report = rep
+}
+
+// span is one piece of evidence: a retained span, its terms and words.
+type span struct {
+	n        int
+	id       string
+	r        contextpack.Range
+	text     string
+	stems    map[string]bool
+	words    map[string]bool // folded words, and the parts of its date
+	vec      []float32
+	semantic float64
+}
+
+// evidence lists the package's spans; each also counts its memory's date
+// (year, month name, day) as words, since headers and citations say when.
+func evidence(p *contextpack.Package) []*span {
+	var out []*span
+	for _, g := range p.Groups {
+		for _, it := range g.Items {
+			date := ""
+			if it.N-1 < len(p.Citations) && it.N >= 1 {
+				date = p.Citations[it.N-1].Date
+			}
+			for _, s := range it.Spans {
+				sp := &span{n: it.N, id: it.ID, r: contextpack.Range{Start: s.Start, End: s.End}, text: s.Text,
+					stems: map[string]bool{}, words: map[string]bool{}}
+				for _, w := range textnorm.Words(s.Text + " " + dateWords(date)) {
+					sp.words[w] = true
+					sp.stems[bm25.Stem(w)] = true
+				}
+				out = append(out, sp)
+			}
+		}
+	}
+	return out
+}
+
+// dateWords spells a 2006-01-02 date as the words an answer would use.
+func dateWords(date string) string {
+	t, err := time.Parse(time.DateOnly, date)
+	if err != nil {
+		return ""
+	}
+	return t.Format("2006 January 2 Jan")
+}
+
+// vocabulary is every word and stem of the evidence.
+func vocabulary(spans []*span) map[string]bool {
+	all := map[string]bool{}
+	for _, s := range spans {
+		for w := range s.words {
+			all[w] = true
+		}
+		for w := range s.stems {
+			all[w] = true
+		}
+	}
+	return all
+}
+
+// judge scores one sentence of the answer against the spans.
+func judge(answer string, s contextpack.Range, spans []*span, all map[string]bool, vec []float32, threshold float64) Sentence {
+	text := answer[s.Start:s.End]
+	v := Sentence{Start: s.Start, End: s.End, Support: []Support{}, MissingTerms: []string{}, MissingNumbers: []string{}, MissingNames: []string{}, Reasons: []string{}}
+	terms := textnorm.Terms(text)
+	stems := make([]string, len(terms))
+	for i, t := range terms {
+		stems[i] = bm25.Stem(t)
+	}
+	// the best spans by overlap; their union's coverage is the lexical score
+	type scored struct {
+		sp  *span
+		lex float64
+	}
+	ranked := make([]scored, 0, len(spans))
+	for _, sp := range spans {
+		n := 0
+		for _, st := range stems {
+			if sp.stems[st] {
+				n++
+			}
+		}
+		lex := 0.0
+		if len(stems) > 0 {
+			lex = float64(n) / float64(len(stems))
+		}
+		sp.semantic = 0
+		if vec != nil && sp.vec != nil {
+			sp.semantic = cosine(vec, sp.vec)
+		}
+		ranked = append(ranked, scored{sp, lex})
+	}
+	slices.SortStableFunc(ranked, func(a, b scored) int {
+		return -cmpFloat(a.lex+a.sp.semantic/2, b.lex+b.sp.semantic/2)
+	})
+	covered := map[string]bool{}
+	best := 0.0
+	for _, r := range ranked[:min(maxSupportsListed, len(ranked))] {
+		for _, st := range stems {
+			if r.sp.stems[st] {
+				covered[st] = true
+			}
+		}
+		best = max(best, r.sp.semantic)
+		if r.lex > 0 || r.sp.semantic >= semanticFloor {
+			sup := Support{N: r.sp.n, ID: r.sp.id, Start: r.sp.r.Start, End: r.sp.r.End, Lexical: round(r.lex)}
+			if vec != nil && r.sp.vec != nil { // a span not embedded has no similarity to show
+				x := round(r.sp.semantic)
+				sup.Semantic = &x
+			}
+			v.Support = append(v.Support, sup)
+		}
+	}
+	if len(stems) > 0 {
+		v.Lexical = round(float64(len(covered)) / float64(len(stems)))
+	}
+	for i, st := range stems {
+		if !all[st] && !all[terms[i]] {
+			v.MissingTerms = append(v.MissingTerms, terms[i])
+		}
+	}
+	v.MissingNumbers, v.MissingNames = missing(text, all)
+	score := v.Lexical
+	if vec != nil {
+		sem := max(0, (best-semanticFloor)/(1-semanticFloor))
+		x := round(best)
+		v.Semantic = &x
+		score = defaultLexicalWeight*v.Lexical + semanticWeight*sem
+	}
+	if len(v.MissingNumbers) > 0 {
+		score -= numberPenalty
+		v.Reasons = append(v.Reasons, NumberNotInEvidence)
+	}
+	if len(v.MissingNames) > 0 {
+		score -= entityPenalty
+		v.Reasons = append(v.Reasons, EntityNotInEvidence)
+	}
+	v.Score = round(max(0, min(1, score)))
+	v.Supported = v.Score >= threshold
+	if !v.Supported {
+		v.Reasons = append([]string{UnsupportedClaim}, v.Reasons...)
+	}
+	if len(v.MissingTerms) > 0 {
+		v.Reasons = append(v.Reasons, TermsNotInEvidence)
+	}
+	return v
+}
+
+// missing lists the numbers and names of text that no evidence holds. A
+// name is a capitalised word that does not start the sentence, or any
+// word with a capital after its first letter ("iPhone", "GPT").
+func missing(text string, all map[string]bool) (numbers, names []string) {
+	numbers, names = []string{}, []string{}
+	first := true
+	for _, raw := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+		w := textnorm.Fold(raw)
+		switch {
+		case strings.IndexFunc(raw, unicode.IsDigit) >= 0:
+			if !all[w] && !all[strings.TrimLeft(w, "0")] {
+				numbers = append(numbers, raw)
+			}
+		case isName(raw, first) && !all[w] && !all[bm25.Stem(w)]:
+			names = append(names, raw)
+		}
+		first = false
+	}
+	return numbers, names
+}
+
+func isName(w string, first bool) bool {
+	r, size := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) || w == "I" {
+		return false
+	}
+	return !first || strings.IndexFunc(w[size:], unicode.IsUpper) >= 0
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func ms(d time.Duration) float64 { return math.Round(float64(d.Microseconds())) / 1000 }

@@ -1,0 +1,182 @@
+package ground_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/embed/minilm"
+	"github.com/mneme-ai/mneme/ground"
+)
+
+func pkg(texts ...string) *contextpack.Package {
+	p := &contextpack.Package{}
+	for i, t := range texts {
+		id := "r" + string(rune('a'+i))
+		p.Groups = append(p.Groups, contextpack.Group{Date: "2023-05-08", Items: []contextpack.Item{{N: i + 1, ID: id,
+			Spans: []contextpack.Span{{ID: id, End: len(t), Text: t}}}}})
+		p.Citations = append(p.Citations, contextpack.Citation{N: i + 1, ID: id, Date: "2023-05-08"})
+	}
+	return p
+}
+
+func check(t *testing.T, p *contextpack.Package, answer string) *ground.Result {
+	t.Helper()
+	res, err := ground.Check(context.Background(), nil, "", ground.Request{Package: p, Answer: answer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestGround(t *testing.T) {
+	p := pkg("Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+		"Melanie: We moved to Sweden four years ago, and the kids love the snow.")
+	res := check(t, p, "Caroline went to an LGBTQ support group. Melanie moved to Sweden.")
+	if !res.Supported || len(res.Sentences) != 2 || res.Sentences[0].Support[0].N != 1 || res.Sentences[1].Support[0].N != 2 {
+		t.Fatalf("supported answer: %+v", res)
+	}
+	res = check(t, p, "Melanie moved to Norway in 2019 with Oracle.")
+	if res.Supported || !slices.Contains(res.Reasons, ground.UnsupportedClaim) || !slices.Contains(res.Reasons, ground.NumberNotInEvidence) ||
+		!slices.Contains(res.Reasons, ground.EntityNotInEvidence) || !slices.Contains(res.Sentences[0].MissingNumbers, "2019") ||
+		!slices.Contains(res.Sentences[0].MissingNames, "Oracle") {
+		t.Fatalf("unsupported answer: %+v", res)
+	}
+	if res := check(t, p, "In May 2023, Caroline went to a support group."); !res.Supported {
+		t.Errorf("the memory's date is evidence: %+v", res)
+	}
+	if res := check(t, p, "  "); res.Supported || !slices.Equal(res.Reasons, []string{ground.EmptyAnswer}) {
+		t.Errorf("empty answer: %+v", res)
+	}
+	a, b := check(t, p, "Caroline went to a group in Sweden."), check(t, p, "Caroline went to a group in Sweden.")
+	a.TookMS, b.TookMS = 0, 0
+	if !reflect.DeepEqual(a, b) {
+		t.Error("not deterministic")
+	}
+	if _, err := ground.Check(context.Background(), nil, "", ground.Request{Answer: "x"}); err == nil || !strings.Contains(err.Error(), "no package") {
+		t.Errorf("no package: %v", err)
+	}
+}
+
+// BenchmarkGround: a 200-word answer against a 2,000-token package,
+// words alone (the embedder's cost is the model's: see the README).
+func BenchmarkGround(b *testing.B) {
+	p, answer := benchInput(b)
+	b.ResetTimer()
+	for b.Loop() {
+		ground.Check(context.Background(), nil, "", ground.Request{Package: p, Answer: answer})
+	}
+}
+
+// benchInput is a 2,000-token package of 60 memories and a 200-word
+// answer of 11 sentences.
+func benchInput(b *testing.B) (*contextpack.Package, string) {
+	var texts []string
+	for i := range 60 {
+		texts = append(texts, strings.Repeat("Ana said the deploy of service "+string(rune('a'+i%26))+" finished after the migration. ", 1))
+		texts[i] += "The team reviewed the incident on Tuesday and agreed to add alerts for the replica lag and the disk usage."
+	}
+	p := pkg(texts...)
+	if tok := contextpack.Tokens(strings.Join(texts, "\n")); tok < 1800 {
+		b.Fatalf("package of %d tokens", tok)
+	}
+	answer := strings.TrimSpace(strings.Repeat("The deploy finished after the migration, and the team agreed to add alerts for replica lag on Tuesday. ", 11))
+	if n := len(strings.Fields(answer)); n < 190 {
+		b.Fatalf("answer of %d words", n)
+	}
+	return p, answer
+}
+
+// BenchmarkGroundModel: the same check with the built-in model, called
+// directly (no embedding cache: every check embeds what it needs). Its
+// answer repeats one sentence; Distinct has 11 different ones.
+func BenchmarkGroundModel(b *testing.B) {
+	p, answer := benchInput(b)
+	benchModel(b, p, answer)
+}
+
+func BenchmarkGroundModelDistinct(b *testing.B) {
+	p, _ := benchInput(b)
+	var sents []string
+	for i, what := range []string{"replica lag", "disk usage", "queue depth", "error rate", "latency", "memory", "certificates", "backups", "the cache", "the load balancer", "the scheduler"} {
+		sents = append(sents, fmt.Sprintf("On Tuesday the team reviewed incident %d and agreed to add alerts for %s after the deploy of service %c finished.", i+1, what, 'a'+i))
+	}
+	answer := strings.Join(sents, " ")
+	if n := len(strings.Fields(answer)); n < 190 {
+		b.Fatalf("answer of %d words", n)
+	}
+	benchModel(b, p, answer)
+}
+
+func benchModel(b *testing.B, p *contextpack.Package, answer string) {
+	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
+	if err != nil {
+		b.Skip(err)
+	}
+	ground.Check(context.Background(), em, "minilm", ground.Request{Package: p, Answer: answer}) // warm the model's workspaces
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := ground.Check(context.Background(), em, "minilm", ground.Request{Package: p, Answer: answer}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// CPU time of the process per check: on a loaded machine wall time
+	// mostly measures the wait for a core.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// counting embeds each text as a vector of its length, and counts texts.
+type counting struct{ texts []string }
+
+func (c *counting) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	c.texts = append(c.texts, texts...)
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{float32(len(t)), 1}
+	}
+	return out, nil
+}
+
+// TestEmbedSpansThatMatter: of a large package only each sentence's best
+// span by shared words is embedded, each distinct text once (a span not
+// embedded shows no similarity); a small package is embedded whole.
+func TestEmbedSpansThatMatter(t *testing.T) {
+	var texts []string
+	for i := range 40 {
+		texts = append(texts, fmt.Sprintf("Filler note %d about the weather and lunch.", i))
+	}
+	texts[17] = "Melanie moved to Sweden four years ago."
+	texts[31] = "The kids love the snow in Sweden."
+	answer := "Melanie moved to Sweden. Melanie moved to Sweden."
+	em := &counting{}
+	res, err := ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(texts...), Answer: answer, Report: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Melanie moved to Sweden.", texts[17]} // its best span; texts[31] shares less
+	if !slices.Equal(em.texts, want) || res.Report.Ground.SpansEmbedded != 1 || res.Report.Ground.Spans != 40 {
+		t.Errorf("embedded %q (report %+v), want %q", em.texts, res.Report.Ground, want)
+	}
+	if !res.Supported || res.Sentences[0].Support[0].N != 18 || res.Sentences[0].Support[0].Semantic == nil || res.Sentences[0].Support[1].Semantic != nil {
+		t.Errorf("%+v", res)
+	}
+	em = &counting{}
+	ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(texts[:5]...), Answer: answer})
+	if len(em.texts) != 6 {
+		t.Errorf("small package: embedded %q", em.texts)
+	}
+}

@@ -1,0 +1,33 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/contextpack"
+)
+
+// contextInput is the recall tool's input plus the token budget.
+type contextInput struct {
+	recallInput
+	Budget *int `json:"budget,omitempty" jsonschema:"token budget of the package (cl100k_base tokens), 50 to 100000 (default 1500)"`
+}
+
+func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in contextInput) (*mcp.CallToolResult, *contextpack.Package, error) {
+	r, err := in.request()
+	req := contextpack.Request{RecallRequest: r}
+	if err == nil && in.Budget != nil {
+		err = contextpack.CheckBudget(*in.Budget)
+		req.Budget = contextpack.Budget(*in.Budget)
+	}
+	var pkg *contextpack.Package
+	if err == nil {
+		pkg, err = contextpack.Build(ctx, s.eng, req, mneme.Internal)
+	}
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	return nil, pkg, nil
+}

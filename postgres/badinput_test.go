@@ -1,0 +1,181 @@
+package postgres_test
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/internal/pgtest"
+	"github.com/mneme-ai/mneme/postgres"
+)
+
+// wantMessage checks an error's code and that its message names the
+// problem and the fix, without the connection string or the password.
+func wantMessage(t *testing.T, err error, code string, dsn string, words ...string) {
+	t.Helper()
+	msg := mneme.ErrorMessage(err)
+	if mneme.ErrorCode(err) != code {
+		t.Fatalf("err = %v (%s), want %s", err, mneme.ErrorCode(err), code)
+	}
+	for _, w := range words {
+		if !strings.Contains(msg, w) {
+			t.Fatalf("message %q does not say %q", msg, w)
+		}
+	}
+	if (dsn != "" && strings.Contains(msg, dsn)) || strings.Contains(msg, "s3cret-wrong") {
+		t.Fatalf("message %q shows the connection string", msg)
+	}
+}
+
+func TestUnreachableServer(t *testing.T) {
+	dsn := "postgres://mneme:s3cret-wrong@127.0.0.1:1/mneme?connect_timeout=2"
+	_, err := postgres.Open(context.Background(), dsn, postgres.Options{})
+	wantMessage(t, err, mneme.EUNAVAILABLE, dsn, "cannot reach", "127.0.0.1:1", "$MNEME_PG_DSN")
+}
+
+// superuser runs statements on the test server as its own user.
+func superuser(t *testing.T, dsn, db string, stmts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, withDB(t, dsn, db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	for _, s := range stmts {
+		if _, err := c.Exec(ctx, s); err != nil && !strings.Contains(err.Error(), "already exists") {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+func withDB(t *testing.T, dsn, db string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db != "" {
+		u.Path = "/" + db
+	}
+	return u.String()
+}
+
+func asUser(t *testing.T, dsn, user, password, db string) string {
+	u, _ := url.Parse(withDB(t, dsn, db))
+	u.User = url.UserPassword(user, password)
+	return u.String()
+}
+
+// TestWrongPassword needs a user that signs in with a password
+// (scripts/pg-cluster sets one up: mneme_pw).
+func TestWrongPassword(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	superuser(t, dsn, "", "DO $$ BEGIN CREATE ROLE mneme_pw LOGIN PASSWORD 'right'; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+	bad := asUser(t, dsn, "mneme_pw", "s3cret-wrong", "")
+	_, err := postgres.Open(context.Background(), bad, postgres.Options{DSNEnv: "TEAM_DSN"})
+	if err == nil {
+		t.Skip("the server let mneme_pw in without its password (no scram line in pg_hba.conf)")
+	}
+	wantMessage(t, err, mneme.EUNAVAILABLE, bad, "refused the user name or password", "$TEAM_DSN")
+}
+
+// TestVectorExtensionMissing: a database without pgvector, and a user who
+// may not create it, gets told who must run what.
+func TestVectorExtensionMissing(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	superuser(t, dsn, "", "DO $$ BEGIN CREATE ROLE mneme_novec LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$", "CREATE DATABASE mneme_novec")
+	superuser(t, dsn, "mneme_novec", "DROP EXTENSION IF EXISTS vector CASCADE", "REVOKE CREATE ON DATABASE mneme_novec FROM PUBLIC", "GRANT CREATE ON SCHEMA public TO mneme_novec")
+	user := asUser(t, dsn, "mneme_novec", "", "mneme_novec")
+	_, err := postgres.Open(context.Background(), user, postgres.Options{})
+	wantMessage(t, err, mneme.EUNAVAILABLE, user, "pgvector", "CREATE EXTENSION vector")
+}
+
+// TestDimensionMismatch: a vector of another dimension is ECONFLICT naming
+// both dimensions.
+func TestDimensionMismatch(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	ctx := context.Background()
+	e32, _ := hash.New(32)
+	eng := mneme.NewEngine(s, mneme.WithEmbedder(e32))
+	if _, err := eng.Remember(ctx, []*mneme.Record{{Text: "first"}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	r := &mneme.Record{ID: "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Text: "second", ContentHash: mneme.TextHash("second"), Vector: make([]float32, 48)}
+	_, err := s.Put(ctx, []*mneme.Record{r}, mneme.ModeImport, r.CreatedAt)
+	wantMessage(t, err, mneme.ECONFLICT, "", "48", "32")
+}
+
+// TestHealth: every check passes on a fresh store, and the probe leaves
+// no row behind.
+func TestHealth(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	ctx := context.Background()
+	e, _ := hash.New(16)
+	eng := mneme.NewEngine(s, mneme.WithEmbedder(e))
+	if _, err := eng.Remember(ctx, []*mneme.Record{{Text: "health"}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checks, err := s.Health(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, c := range checks {
+		names[c.Name] = true
+		if !c.OK {
+			t.Fatalf("check %s failed: %s", c.Name, c.Detail)
+		}
+	}
+	for _, n := range []string{"postgres", "schema", "pgvector", "indexes", "write probe", "vector column"} {
+		if !names[n] {
+			t.Fatalf("no %s check in %v", n, checks)
+		}
+	}
+	var meta int
+	if err := s.Pool().QueryRow(ctx, "SELECT count(*) FROM meta WHERE key LIKE 'doctor-probe-%'").Scan(&meta); err != nil || meta != 0 {
+		t.Fatalf("probe rows left: %d, %v", meta, err)
+	}
+}
+
+// TestNewerSchemaRefused: an older binary meeting a newer schema refuses.
+func TestNewerSchemaRefused(t *testing.T) {
+	schema := pgtest.Schema(t)
+	s := pgtest.OpenIn(t, schema)
+	if _, err := s.Pool().Exec(context.Background(), "UPDATE schema_version SET version = version + 1"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err := postgres.Open(context.Background(), pgtest.DSN(t), postgres.Options{Schema: schema})
+	wantMessage(t, err, mneme.EINVALID, "", "newer than this mneme", "upgrade mneme")
+}
+
+// TestOlderSchemaNeedsMigrate: a database at an older schema version is
+// refused until `mneme migrate` (Options.Migrate) brings it up to date.
+func TestOlderSchemaNeedsMigrate(t *testing.T) {
+	schema := pgtest.Schema(t)
+	s := pgtest.OpenIn(t, schema)
+	ctx := context.Background()
+	if _, err := s.Pool().Exec(ctx, `DROP TABLE lex_stats; DROP TRIGGER records_lex_stats_insert ON records;
+		DROP TRIGGER records_lex_stats_delete ON records; DROP TRIGGER records_lex_stats_update ON records;
+		DROP FUNCTION lex_stats_insert(), lex_stats_delete(), lex_stats_update(); UPDATE schema_version SET version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err := postgres.Open(ctx, pgtest.DSN(t), postgres.Options{Schema: schema})
+	wantMessage(t, err, mneme.EUNAVAILABLE, "", "version 1", "mneme migrate")
+	s, err = postgres.Open(ctx, pgtest.DSN(t), postgres.Options{Schema: schema, Migrate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if have, want, err := s.SchemaVersions(ctx); err != nil || have != want {
+		t.Fatalf("after migrate: version %d of %d, %v", have, want, err)
+	}
+}
