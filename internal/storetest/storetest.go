@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		"IngestEmbeds":           testIngestEmbeds,
 		"VectorSearch":           testVectorSearch,
 		"EmbedsWithContext":      testEmbedsWithContext,
+		"UnembeddedCount":        testUnembeddedCount,
 	}
 	names := make([]string, 0, len(tests))
 	for n := range tests {
