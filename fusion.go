@@ -13,7 +13,7 @@ type candidate struct {
 	lexRank, vecRank int     // 1-based; 0: the lane did not find it
 	bm25             float64 // raw
 	lexScore         float64 // 0..1
-	vecScore         float64 // cosine similarity (estimated when noVector)
+	vecScore         float64 // cosine similarity (under weighted fusion, estimated when noVector)
 	noVector         bool    // the vector lane ran but cannot see the record
 	matched          []string
 	fused            float64 // after fusion
