@@ -13,7 +13,8 @@ type candidate struct {
 	lexRank, vecRank int     // 1-based; 0: the lane did not find it
 	bm25             float64 // raw
 	lexScore         float64 // 0..1
-	vecScore         float64 // cosine similarity
+	vecScore         float64 // cosine similarity (under weighted fusion, estimated when noVector)
+	noVector         bool    // the vector lane ran but cannot see the record
 	matched          []string
 	fused            float64 // after fusion
 	score            float64 // after every stage: what ranks the hits
@@ -30,12 +31,29 @@ type candidate struct {
 // and the cosine similarity (negative counts as 0). When one lane ran
 // (lexical or vector mode, or a degraded hybrid) its score is the fused
 // score.
+//
+// In hybrid, a candidate the vector lane cannot see (no vector from the
+// home's embedder: not embedded yet, or secret) has no cosine, and 0 in
+// its place would cap it at alpha under weighted fusion, below weaker
+// records that have one. Weighted fusion uses an estimate instead: the
+// cosine that the query's embedded lexical candidates show at its lexical
+// score (see cosineFit), so it ranks as a record with its words and the
+// meaning usual for them would. RRF, which has no scale to estimate on,
+// ranks it by the lexical lane alone, scaled as if that lane were the
+// only one; so does weighted fusion when no embedded candidate was found
+// by words. Each measured best of the schemes tried on half-embedded
+// LoCoMo and NFCorpus (README, "A partly embedded home"); the order of
+// such candidates among themselves is always their lexical order.
 func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool) []*candidate {
 	out := make([]*candidate, len(found))
 	_, top := minMax(len(found), func(i int) float64 { return found[i].BM25 })
+	var fit cosineFit
+	if lexical && vector && method == Weighted && slices.ContainsFunc(found, func(f Candidate) bool { return !f.HasVector }) {
+		fit = fitCosine(found, top)
+	}
 	for i, f := range found {
 		c := &candidate{rec: f.Record, lexRank: f.LexicalRank, vecRank: f.VectorRank, bm25: f.BM25,
-			matched: f.MatchedTerms, vecScore: f.Similarity}
+			matched: f.MatchedTerms, vecScore: f.Similarity, noVector: vector && !f.HasVector}
 		if top > 0 {
 			c.lexScore = f.BM25 / top
 		}
@@ -44,9 +62,17 @@ func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool)
 			c.fused = c.lexScore
 		case !lexical:
 			c.fused = max(0, c.vecScore)
+		case c.noVector && (method == RRF || !fit.ok): // the lexical lane alone
+			c.fused = c.lexScore
+			if method == RRF {
+				c.fused = rrf(c.lexRank) / rrf(1)
+			}
 		case method == RRF:
 			c.fused = (rrf(c.lexRank) + rrf(c.vecRank)) / (2 * rrf(1))
 		default: // cosine is already absolute; BM25 is only comparable within a query
+			if c.noVector {
+				c.vecScore = fit.at(c.lexScore)
+			}
 			c.fused = alpha*c.lexScore + (1-alpha)*max(0, c.vecScore)
 		}
 		c.score = c.fused
@@ -54,6 +80,40 @@ func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool)
 	}
 	return out
 }
+
+// cosineFit estimates a candidate's cosine from its lexical score: the
+// least-squares line through the (lexical score, cosine) of the candidates
+// that have a vector and that the lexical lane ranked (the population a
+// record without a vector, found by words alone, belongs to). The slope is
+// kept ≥ 0 (more of the query's words never predicts less of its meaning,
+// and the estimate keeps lexical order), and is 0 (the mean) with fewer
+// than three points. ok is false without any point.
+type cosineFit struct {
+	a, b float64
+	ok   bool
+}
+
+func fitCosine(found []Candidate, top float64) cosineFit {
+	var n, sx, sy, sxx, sxy float64
+	for _, f := range found {
+		if f.HasVector && f.LexicalRank > 0 && top > 0 {
+			x, y := f.BM25/top, max(0, f.Similarity)
+			n, sx, sy, sxx, sxy = n+1, sx+x, sy+y, sxx+x*x, sxy+x*y
+		}
+	}
+	if n == 0 {
+		return cosineFit{}
+	}
+	mx, my := sx/n, sy/n
+	b := 0.0
+	if v := sxx/n - mx*mx; n >= 3 && v > 1e-12 {
+		b = max(0, (sxy/n-mx*my)/v)
+	}
+	return cosineFit{a: my - b*mx, b: b, ok: true}
+}
+
+// at is the estimated cosine at lexical score x, within 0..1.
+func (f cosineFit) at(x float64) float64 { return min(1, max(0, f.a+f.b*x)) }
 
 func rrf(rank int) float64 {
 	if rank == 0 {

@@ -58,10 +58,11 @@ func (e *Engine) hypothesis(ctx context.Context, q *Query, terms []string) (*Hyp
 		h, err := e.hypotheses.get(ctx, e.hyde, q.Text)
 		return &h, err
 	}
-	top, err := e.store.Candidates(ctx, CandidateQuery{Terms: terms, Filter: q.Filter, K: prfDocs})
+	found, err := e.store.Candidates(ctx, CandidateQuery{Terms: terms, Filter: q.Filter, K: prfDocs})
 	if err != nil {
 		return nil, err
 	}
+	top := found.List
 	slices.SortFunc(top, func(a, b Candidate) int { return a.LexicalRank - b.LexicalRank })
 	var words []string
 	for _, c := range top {

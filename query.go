@@ -89,6 +89,17 @@ type CandidateQuery struct {
 	K      int
 }
 
+// Candidates is what a candidate query found.
+type Candidates struct {
+	List []Candidate // in no particular order
+	// Unembedded counts the records passing the filter that the vector
+	// lane cannot see although they could have a vector: not secret, with
+	// no vector from the home's embedder (written without an embedder, or
+	// left behind by an interrupted reindex). Counted when the vector lane
+	// runs (Vector set), else 0.
+	Unembedded int
+}
+
 // Candidate is a record with what each lane that ran says about it. Every
 // candidate is scored by every lane, also the lane that did not rank it in
 // its top K, so fusion compares like with like.
@@ -99,5 +110,8 @@ type Candidate struct {
 	MatchedTerms []string
 	VectorRank   int     // 1-based rank among the nearest K; 0: not in it
 	Similarity   float64 // cosine similarity with the query vector
-	HasVector    bool    // false: the record has no vector (secret, or not embedded yet)
+	// HasVector is false when the vector lane ran but the record has no
+	// vector from the home's embedder (secret, or not embedded yet): its
+	// Similarity of 0 is then no measurement.
+	HasVector bool
 }

@@ -2,6 +2,7 @@ package mneme
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/mneme-ai/mneme/internal/textnorm"
@@ -86,6 +87,12 @@ type Explain struct {
 	VectorRank   int      `json:"vector_rank"`
 	MatchedTerms []string `json:"matched_terms"`
 	QueryTerms   []string `json:"query_terms"`
+	// NoVector: the vector lane ran but the record has no vector from the
+	// home's embedder (not embedded yet, or secret). Its vector_score is
+	// then no measurement: under weighted fusion, the cosine estimated
+	// from the other candidates at its lexical score; else 0, and it was
+	// fused on its lexical lane alone.
+	NoVector bool `json:"no_vector,omitempty"`
 
 	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
 	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
@@ -100,13 +107,28 @@ type Result struct {
 	Hits []Hit `json:"hits"`
 	Mode Mode  `json:"mode"`
 	// Degraded is set when the vector lane could not run, so the hits come
-	// from words alone; DegradedReason says why and what to do.
-	Degraded       bool        `json:"degraded,omitempty"`
-	DegradedReason string      `json:"degraded_reason,omitempty"`
-	HyDE           *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
-	TookMS         float64     `json:"took_ms"`
+	// from words alone, or could not see every record (Unembedded), or
+	// HyDE ran without its generator; DegradedReason says why and what to
+	// do (reasons joined by "; ").
+	Degraded       bool   `json:"degraded,omitempty"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
+	// Unembedded counts the records passing the filter that have no vector
+	// from the home's embedder although they could (not secret): the
+	// vector lane cannot find them, and fusion ranks them by their words.
+	// Counted when the vector lane runs.
+	Unembedded int         `json:"unembedded,omitempty"`
+	HyDE       *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
+	TookMS     float64     `json:"took_ms"`
 	// Report is the quality report, when the query asked for one.
 	Report *quality.Report `json:"report,omitempty"`
+}
+
+// degrade marks the result degraded for reason, keeping earlier reasons.
+func (r *Result) degrade(reason string) {
+	if r.Degraded {
+		reason = r.DegradedReason + "; " + reason
+	}
+	r.Degraded, r.DegradedReason = true, reason
 }
 
 // check validates q and fills in defaults.
@@ -197,7 +219,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		return nil, err
 	}
 	stage("search")
-	cands := fuse(found, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
+	if found.Unembedded > 0 {
+		res.Unembedded = found.Unembedded
+		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
+	}
+	cands := fuse(found.List, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
 	speakerMatch(terms, cands)
 	e.shape(&q, cands)
 	hits, chosen := finalHits(&q, cands, terms)
@@ -218,10 +244,10 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 
 // recallReport fills in rep, the quality report of the recall q that
 // found found, chose chosen and answered res.
-func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Result, found []Candidate, chosen []*candidate, lexical, vector bool) {
+func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Result, found Candidates, chosen []*candidate, lexical, vector bool) {
 	rep.QuerySHA256, rep.ScopeSHA256 = quality.Hash(q.Text), ScopeFrom(ctx).Hash()
 	rep.Candidates, rep.Hits = &quality.Lanes{}, &quality.Lanes{}
-	for _, f := range found {
+	for _, f := range found.List {
 		rep.Candidates.Count(f.LexicalRank > 0, f.VectorRank > 0)
 	}
 	var final, fused, lex, vec []float64
@@ -260,6 +286,20 @@ func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Resul
 	res.Report = rep
 }
 
+// unembeddedReason says what n records without a vector mean for a recall
+// in mode, and the fix.
+func unembeddedReason(mode Mode, n int) string {
+	what, it, its := fmt.Sprintf("%d records passing the filter have", n), "them", "their"
+	if n == 1 {
+		what, it, its = "1 record passing the filter has", "it", "its"
+	}
+	what += " no vector yet (stored without an embedder, or a reindex did not finish): "
+	if mode == Vector {
+		return what + "vector mode cannot find " + it + "; run `mneme reindex` to embed " + it
+	}
+	return what + "the vector lane cannot see " + it + ", so " + its + " words rank " + it + "; run `mneme reindex` to embed " + it
+}
+
 // stageTimer returns a function that reports the time since its last call
 // under a stage's name, to the observers and to rep (may be nil).
 func (e *Engine) stageTimer(rep *quality.Report) func(stage string) {
@@ -285,7 +325,7 @@ func (e *Engine) vectorQuery(ctx context.Context, q *Query, res *Result, terms [
 		if q.Mode == Vector || ErrorCode(err) == EINVALID {
 			return nil, err
 		}
-		res.Degraded, res.DegradedReason = true, "vector lane unavailable, recalled by words alone: "+ErrorMessage(err)
+		res.degrade("vector lane unavailable, recalled by words alone: " + ErrorMessage(err))
 	}
 	return qv, nil
 }
@@ -314,7 +354,7 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 		h, err := e.hypothesis(ctx, q, terms)
 		switch {
 		case ErrorCode(err) == EUNAVAILABLE: // the model is down: go on with the query alone, and say so
-			res.Degraded, res.DegradedReason = true, "no hypothesis, the generator is unavailable: "+ErrorMessage(err)
+			res.degrade("no hypothesis, the generator is unavailable: " + ErrorMessage(err))
 		case err != nil:
 			return nil, err
 		case h != nil:
@@ -362,7 +402,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 func (c *candidate) explain(q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
 		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, SpeakerBoost: c.speaker, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+		MatchedTerms: c.matched, QueryTerms: terms, NoVector: c.noVector, SpeakerBoost: c.speaker, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion
 	}

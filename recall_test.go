@@ -2,7 +2,9 @@ package mneme_test
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -314,5 +316,104 @@ func TestRecallSpeakerMatch(t *testing.T) {
 		if h.Explain.SpeakerBoost != 0 {
 			t.Errorf("no speaker named, yet %q was raised", h.Record.Text)
 		}
+	}
+}
+
+// TestRecallPartlyEmbedded: records stored without an embedder (import
+// --embedder none, an interrupted reindex) are ranked by their words in
+// hybrid recall, in the order lexical mode gives them, and a strong word
+// match among them is not buried under weaker embedded ones; the result is
+// degraded, counts them under the filter and names the fix, until
+// `mneme reindex` embeds them.
+func TestRecallPartlyEmbedded(t *testing.T) {
+	ctx := context.Background()
+	eng := engine(t)
+	plain := mneme.NewEngine(eng.Store(), mneme.WithClock(func() time.Time { return now })) // no embedder
+	filler := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima")
+	var recs []*mneme.Record
+	for i := range 24 {
+		text := strings.Repeat("release ", 1+i%3) + strings.Repeat("checklist ", i%4) + strings.Join(filler[:i%12], " ")
+		if i%4 == 1 {
+			text = "goreleaser " + text
+		}
+		project := "a"
+		if i%3 == 0 {
+			project = "b"
+		}
+		recs = append(recs, &mneme.Record{Text: fmt.Sprintf("%s (%d)", text, i), Project: project})
+	}
+	strong := &mneme.Record{Text: "goreleaser release checklist: the goreleaser release checklist", Project: "a"}
+	write := func(e *mneme.Engine, recs ...*mneme.Record) {
+		t.Helper()
+		if _, err := e.Remember(ctx, recs, mneme.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(eng, recs[:12]...)
+	write(plain, append(recs[12:], strong)...) // 13 without a vector, 5 of them in project b
+	embedded := map[string]bool{}
+	for _, r := range recs[:12] {
+		embedded[r.ID] = true
+	}
+	query := "goreleaser release checklist"
+
+	lexical := recall(t, eng, mneme.Query{Text: query, K: 30, Mode: mneme.Lexical})
+	if lexical.Degraded || lexical.Unembedded != 0 || len(lexical.Hits) != 25 || lexical.Hits[0].ID != strong.ID {
+		t.Fatalf("lexical: degraded %v (%d unembedded), %d hits, first %q", lexical.Degraded, lexical.Unembedded, len(lexical.Hits), lexical.Hits[0].Record.Text)
+	}
+	for _, fusion := range []mneme.Fusion{mneme.Weighted, mneme.RRF} {
+		hybrid := recall(t, eng, mneme.Query{Text: query, K: 30, Fusion: fusion})
+		if !hybrid.Degraded || hybrid.Unembedded != 13 || !strings.Contains(hybrid.DegradedReason, "13 records passing the filter have no vector") ||
+			!strings.Contains(hybrid.DegradedReason, "run `mneme reindex`") {
+			t.Fatalf("%s: degraded %v, %d unembedded: %q", fusion, hybrid.Degraded, hybrid.Unembedded, hybrid.DegradedReason)
+		}
+		rrf := func(rank int) float64 { return float64(min(rank, 1)) / float64(60+rank) }
+		for _, h := range hybrid.Hits {
+			x := h.Explain
+			want := 0.5*x.LexicalScore + 0.5*max(0, x.VectorScore) // without a vector, an estimated cosine
+			switch {
+			case fusion == mneme.RRF && x.NoVector:
+				want = rrf(x.LexicalRank) / rrf(1) // the lexical lane alone
+			case fusion == mneme.RRF:
+				want = (rrf(x.LexicalRank) + rrf(x.VectorRank)) / (2 * rrf(1))
+			}
+			if d := x.FusedScore - want; d > 1e-5 || d < -1e-5 || (x.NoVector && fusion == mneme.Weighted && (x.VectorScore <= 0 || x.VectorScore > 1)) {
+				t.Errorf("%s: %q fused %v, want %v (%+v)", fusion, h.Record.Text, x.FusedScore, want, x)
+			}
+		}
+		if hybrid.Hits[0].ID != strong.ID {
+			t.Errorf("%s: the strongest word match, unembedded, is buried under %q (%+v)", fusion, hybrid.Hits[0].Record.Text, hybrid.Hits[0].Explain)
+		}
+		var got, want []string
+		for _, h := range hybrid.Hits {
+			if embedded[h.ID] == h.Explain.NoVector {
+				t.Fatalf("%s: %q no_vector %v", fusion, h.Record.Text, h.Explain.NoVector)
+			}
+			if h.Explain.NoVector {
+				got = append(got, h.Record.Text)
+			}
+		}
+		for _, h := range lexical.Hits {
+			if !embedded[h.ID] {
+				want = append(want, h.Record.Text)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the unembedded records rank\n%q\nin hybrid, but\n%q\nby words", fusion, got, want)
+		}
+	}
+	filtered := recall(t, eng, mneme.Query{Text: query, Filter: mneme.Filter{Project: "b"}})
+	if !filtered.Degraded || filtered.Unembedded != 4 {
+		t.Fatalf("project b: degraded %v, %d unembedded, want 4", filtered.Degraded, filtered.Unembedded)
+	}
+	vector := recall(t, eng, mneme.Query{Text: query, Mode: mneme.Vector})
+	if !vector.Degraded || vector.Unembedded != 13 || !strings.Contains(vector.DegradedReason, "vector mode cannot find them") {
+		t.Fatalf("vector: degraded %v, %d unembedded: %q", vector.Degraded, vector.Unembedded, vector.DegradedReason)
+	}
+	if res, err := eng.Reindex(ctx); err != nil || res.Embedded != 13 {
+		t.Fatalf("reindex = %+v, %v", res, err)
+	}
+	if after := recall(t, eng, mneme.Query{Text: query}); after.Degraded || after.Unembedded != 0 || after.Hits[0].Explain.NoVector {
+		t.Fatalf("after reindex: degraded %v (%q), %d unembedded", after.Degraded, after.DegradedReason, after.Unembedded)
 	}
 }

@@ -41,11 +41,13 @@ type RecordStore interface {
 // SearchStore answers recall's queries.
 type SearchStore interface {
 	// Candidates returns the union of each lane's top q.K among the records
-	// passing q.Filter (in no particular order), each scored by both lanes.
-	// The lexical top K is exact; the vector top K is exact under a
-	// selective filter and as near as the index gets otherwise. The vector
-	// lane finds nothing while the home has no embedder.
-	Candidates(ctx context.Context, q CandidateQuery) ([]Candidate, error)
+	// passing q.Filter (in no particular order), each scored by both lanes,
+	// and when the vector lane runs, how many records passing the filter
+	// it cannot see for want of a vector (Candidates.Unembedded). The
+	// lexical top K is exact; the vector top K is exact under a selective
+	// filter and as near as the index gets otherwise. The vector lane finds
+	// nothing while the home has no embedder.
+	Candidates(ctx context.Context, q CandidateQuery) (Candidates, error)
 	// Neighbours returns up to n records on each side of r, nearest first:
 	// the chunks beside it in its document, else the records before and
 	// after it (by event time) in its session. None if it has neither.

@@ -85,6 +85,7 @@ type recallOutput struct {
 	Mode           mneme.Mode        `json:"mode"`
 	Degraded       bool              `json:"degraded"`
 	DegradedReason string            `json:"degraded_reason,omitempty"`
+	Unembedded     int               `json:"unembedded,omitempty" jsonschema:"records passing the filters that have no vector yet, so only their words find them (the fix: mneme reindex)"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	TookMS         float64           `json:"took_ms"`
 	Report         *quality.Report   `json:"report,omitempty"`
@@ -130,7 +131,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {

@@ -56,6 +56,13 @@ func TestSessionTranscript(t *testing.T) {
 			t.Fatalf("%s: %v", uri, err)
 		}
 	}
+	// A memory stored without an embedder (import --embedder none): recall
+	// ranks it by its words and says so.
+	plain := mneme.NewEngine(eng.Store(), mneme.WithClock(now))
+	if _, err := plain.Remember(ctx, []*mneme.Record{{Text: "Staging backups run nightly at 02:00.", Project: "shop", Tags: []string{"infra"}}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	call(t, cs, "recall", args{"query": "staging backups", "project": "shop", "limit": 2, "explain": true})
 	golden(t, "session.golden", transcript(t, log.String()))
 }
 

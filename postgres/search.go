@@ -21,14 +21,35 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 // Candidates runs the lanes q asks for inside PostgreSQL, each under the
 // filter, and scores every candidate in both lanes. Both lanes read one
 // snapshot (a repeatable-read transaction).
-func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) ([]mneme.Candidate, error) {
-	var out []mneme.Candidate
+func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
+	var out mneme.Candidates
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		var err error
-		out, err = s.candidates(ctx, tx, q)
+		if out.List, err = s.candidates(ctx, tx, q); err != nil || q.Vector == nil {
+			return err
+		}
+		out.Unembedded, err = s.unembedded(ctx, tx, q.Filter)
 		return err
 	})
 	return out, s.translate(err, "search")
+}
+
+// unembedded counts the records passing f that could have a vector (not
+// secret) but have none from the home's embedder (every one of them while
+// the home has none).
+func (s *Store) unembedded(ctx context.Context, tx pgx.Tx, f mneme.Filter) (int, error) {
+	sp, err := s.space(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	a := args{}
+	cond := where(f, &a) + " AND r.sensitivity != 'secret'"
+	if sp != nil {
+		cond += fmt.Sprintf(" AND NOT EXISTS (SELECT 1 FROM %s v WHERE v.rid = r.rid)", sp.table)
+	}
+	var n int
+	err = tx.QueryRow(ctx, "SELECT count(*) FROM records r WHERE "+cond, a...).Scan(&n)
+	return n, err
 }
 
 func (s *Store) candidates(ctx context.Context, tx pgx.Tx, q mneme.CandidateQuery) ([]mneme.Candidate, error) {

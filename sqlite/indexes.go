@@ -32,6 +32,7 @@ type derived struct {
 	lex  *bm25.Index
 	vec  *hnsw.Index // nil: no vectors (no home embedder)
 	info mneme.EmbedderInfo
+	gaps int // records that could have a vector in vec but have none (see vectorLane.countGaps)
 }
 
 // indexes catches the BM25 index, and the vector index if vectors is set,
@@ -63,6 +64,9 @@ func (s *Store) indexes(ctx context.Context, vectors bool) (derived, error) {
 		}
 	}
 	d := derived{lex: s.lex.ix, vec: s.vec.ix, info: s.vec.info}
+	if vectors && d.vec != nil {
+		d.gaps = s.vec.countGaps(d.lex, last)
+	}
 	if s.lex.saved != savedLex || s.vec.saved != savedVec {
 		s.trimLog(ctx, vectors)
 	}

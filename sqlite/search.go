@@ -10,15 +10,17 @@ import (
 // Candidates runs the lanes q asks for over the derived indexes, caught up
 // together, and scores every candidate in both. The BM25 index holds every
 // record's filter attributes, so it filters inside its own search and
-// selects the keys the vector index may return.
-func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) ([]mneme.Candidate, error) {
+// selects the keys the vector index may return; the same selection counts
+// the records the vector lane cannot see.
+func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
+	var out mneme.Candidates
 	d, err := s.indexes(ctx, q.Vector != nil)
 	if err != nil {
-		return nil, translate(err, "search")
+		return out, translate(err, "search")
 	}
 	vectors := q.Vector != nil && d.vec != nil
 	if vectors && len(q.Vector) != d.info.Dim {
-		return nil, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
+		return out, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
 	}
 	filter := indexFilter(q.Filter)
 	var keys []int64
@@ -38,16 +40,20 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) ([]mneme
 			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.Score, h.Matched
 		}
 	}
+	var allowed *bm25.KeySet
 	if vectors {
-		if allowed := d.lex.Select(filter); allowed.Len() > 0 {
+		if allowed = d.lex.Select(filter); allowed.Len() > 0 {
 			for i, h := range d.vec.Search(q.Vector, q.K, allowed.Has) {
 				c := get(h.Key)
 				c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true
 			}
 		}
 	}
+	if q.Vector != nil {
+		out.Unembedded = unembedded(d, filter, allowed)
+	}
 	if len(keys) == 0 {
-		return nil, nil
+		return out, nil
 	}
 	if len(q.Terms) > 0 { // the lexical score of what only the vector lane found
 		for i, h := range d.lex.Score(q.Terms, keys) {
@@ -66,17 +72,34 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) ([]mneme
 	}
 	recs, err := s.bySeq(ctx, len(keys), func(i int) int64 { return keys[i] })
 	if err != nil {
-		return nil, translate(err, "search")
+		return out, translate(err, "search")
 	}
-	out := make([]mneme.Candidate, 0, len(keys))
+	out.List = make([]mneme.Candidate, 0, len(keys))
 	for _, key := range keys {
 		if r := recs[key]; r != nil { // nil: deleted since the indexes caught up
 			c := at[key]
 			c.Record = r
-			out = append(out, *c)
+			out.List = append(out.List, *c)
 		}
 	}
 	return out, nil
+}
+
+// unembedded counts the non-secret records passing filter that have no
+// vector in the vector index; allowed is filter's selection, if made. A
+// home without such gaps (the usual case) costs nothing here.
+func unembedded(d derived, filter bm25.Filter, allowed *bm25.KeySet) int {
+	if d.vec != nil && d.gaps == 0 {
+		return 0
+	}
+	if allowed == nil || filter.ExcludeSensitivity != string(mneme.Secret) {
+		filter.ExcludeSensitivity = string(mneme.Secret) // secret records are never embedded
+		allowed = d.lex.Select(filter)
+	}
+	if d.vec == nil || allowed.Len() == 0 {
+		return allowed.Len()
+	}
+	return allowed.Len() - d.vec.Count(allowed.Has)
 }
 
 // indexFilter translates a record filter into the index's terms.

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/index/bm25"
 	"github.com/mneme-ai/mneme/index/hnsw"
 )
 
@@ -30,6 +31,27 @@ type vectorLane struct {
 	info  mneme.EmbedderInfo
 	gen   int64
 	saved int64
+	// gaps counts the non-secret records without a vector in ix, as of
+	// change gapsGen.
+	gaps    int
+	gapsGen int64
+	gapsOf  *hnsw.Index
+}
+
+// countGaps returns how many non-secret records of lex (caught up to change
+// gen, like the lane) have no vector in the lane's index. The index holds
+// vectors of lex's records only, never of a secret one, so when it holds
+// as many as lex has records there is none, at no cost; else they are
+// counted once per generation.
+func (v *vectorLane) countGaps(lex *bm25.Index, gen int64) int {
+	if v.ix.Len() >= lex.Len() {
+		return 0
+	}
+	if v.gapsOf != v.ix || v.gapsGen != gen {
+		all := lex.Select(bm25.Filter{ExcludeSensitivity: string(mneme.Secret)})
+		v.gaps, v.gapsOf, v.gapsGen = all.Len()-v.ix.Count(all.Has), v.ix, gen
+	}
+	return v.gaps
 }
 
 // embedderTag fingerprints the embedder a vector snapshot was built for.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -29,6 +30,7 @@ func init() {
 type benchReport struct {
 	Dataset       string       `json:"dataset"`
 	Records       int          `json:"records"`
+	Unembedded    int          `json:"unembedded,omitempty"` // stored without a vector (--embedded)
 	IngestSeconds float64      `json:"ingest_seconds"`
 	Modes         []modeReport `json:"modes"`
 	// Context is the context package benchmark (locomo --context N).
@@ -61,6 +63,7 @@ func runBench(a *app, args []string) error {
 	var modes listFlag
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
 	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
+	embedded := fs.Float64("embedded", 1, "fraction of the records to embed, the rest stored without a vector as by import --embedder none (a partly embedded home)")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -75,6 +78,9 @@ func runBench(a *app, args []string) error {
 		if len(modes) == 0 {
 			modes = listFlag{"hybrid"}
 		}
+	}
+	if !(*embedded > 0 && *embedded <= 1) {
+		return mneme.Invalid("--embedded %g is out of range: give the fraction of records to embed, above 0 and at most 1", *embedded)
 	}
 	if *reuse != "" {
 		a.home = *reuse
@@ -109,15 +115,16 @@ func runBench(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	w := &benchWriter{eng: eng, embedded: *embedded}
 	var rep *benchReport
 	if pos[0] == "locomo" {
 		var owner map[string][]string
-		rep, owner, err = benchLoCoMo(a, eng, pos[1], ms, *reuse != "", *summaries)
+		rep, owner, err = benchLoCoMo(a, eng, w, pos[1], ms, *reuse != "", *summaries)
 		if err == nil && *budget > 0 {
 			rep.Context, err = benchContext(a, eng, pos[1], *budget, o.request(mneme.RecallRequest{}), owner)
 		}
 	} else {
-		rep, err = benchBEIR(a, eng, pos[1], ms)
+		rep, err = benchBEIR(a, eng, w, pos[1], ms)
 	}
 	if err != nil {
 		return err
@@ -145,6 +152,45 @@ func (a *app) benchStore() error {
 		c.Store = "postgres:mneme_bench_" + hex.EncodeToString(b)
 	}
 	return nil
+}
+
+// benchWriter stores a benchmark's records, embedding the given fraction
+// of them (all, unless --embedded says less).
+type benchWriter struct {
+	eng        *mneme.Engine
+	embedded   float64
+	unembedded int // records stored without a vector
+}
+
+// remember stores recs. With a fraction to embed, all are first stored
+// without a vector, in order (turns of one session share a time, so their
+// order of writing is their order), then the chosen ones written again
+// with the embedder: each is a duplicate whose vector fills in the stored
+// record's, embedded as it would have been (after the turn before it). A
+// record is chosen by its text's hash, so every run chooses the same.
+func (w *benchWriter) remember(a *app, recs []*mneme.Record) error {
+	opts := mneme.WriteOptions{Redact: true}
+	if w.embedded >= 1 {
+		_, err := w.eng.Remember(a.ctx, recs, opts)
+		return err
+	}
+	var chosen []*mneme.Record
+	for _, r := range recs {
+		h, _ := strconv.ParseUint(mneme.TextHash(r.Text)[:15], 16, 64)
+		if float64(h)/(1<<60) < w.embedded {
+			c := *r
+			chosen = append(chosen, &c)
+		}
+	}
+	if _, err := mneme.NewEngine(w.eng.Store()).Remember(a.ctx, recs, opts); err != nil {
+		return err
+	}
+	w.unembedded += len(recs) - len(chosen)
+	if len(chosen) == 0 {
+		return nil
+	}
+	_, err := w.eng.Remember(a.ctx, chosen, opts)
+	return err
 }
 
 // benchMode is one way of recalling that a benchmark measures.
@@ -222,7 +268,7 @@ func expand(ids []string, owner map[string][]string) []string {
 	return out
 }
 
-func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reuse bool, summaryWords int) (*benchReport, map[string][]string, error) {
+func benchLoCoMo(a *app, eng *mneme.Engine, w *benchWriter, path string, modes []benchMode, reuse bool, summaryWords int) (*benchReport, map[string][]string, error) {
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {
 		return nil, nil, mneme.Invalid("%v", err)
@@ -244,7 +290,7 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reus
 			recs[i] = &mneme.Record{Project: c.ID, Type: mneme.Episodic, Kind: "turn", Text: t.Text, Speaker: t.Speaker,
 				SessionID: fmt.Sprintf("%s/session_%d", c.ID, t.Session), OccurredAt: &t.Date, Meta: meta}
 		}
-		if _, err := eng.Remember(a.ctx, recs, mneme.WriteOptions{Redact: true}); err != nil {
+		if err := w.remember(a, recs); err != nil {
 			return nil, nil, err
 		}
 		for i, r := range recs { // a duplicate text resolves to the stored record's id
@@ -252,7 +298,7 @@ func benchLoCoMo(a *app, eng *mneme.Engine, path string, modes []benchMode, reus
 		}
 		rep.Records += len(recs)
 	}
-	rep.IngestSeconds = time.Since(t0).Seconds()
+	rep.IngestSeconds, rep.Unembedded = time.Since(t0).Seconds(), w.unembedded
 	if reuse {
 		if convs, err = eval.LoadLoCoMo(path); err != nil {
 			return nil, nil, mneme.Invalid("%v", err)
@@ -307,7 +353,7 @@ func locomoMode(a *app, eng *mneme.Engine, m benchMode, convs []eval.Conversatio
 	return finish(m.name, sums, lat), nil
 }
 
-func benchBEIR(a *app, eng *mneme.Engine, dir string, modes []benchMode) (*benchReport, error) {
+func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir string, modes []benchMode) (*benchReport, error) {
 	b, err := eval.LoadBEIR(dir)
 	if err != nil {
 		return nil, mneme.Invalid("%v", err)
@@ -331,7 +377,7 @@ func benchBEIR(a *app, eng *mneme.Engine, dir string, modes []benchMode) (*bench
 			recs = append(recs, &mneme.Record{Project: "beir", Kind: "document", Title: d.Title, Text: text, Meta: meta})
 			kept = append(kept, d)
 		}
-		if _, err := eng.Remember(a.ctx, recs, mneme.WriteOptions{Redact: true}); err != nil {
+		if err := w.remember(a, recs); err != nil {
 			return nil, err
 		}
 		for i, r := range recs {
@@ -339,7 +385,7 @@ func benchBEIR(a *app, eng *mneme.Engine, dir string, modes []benchMode) (*bench
 		}
 		rep.Records += len(recs)
 	}
-	rep.IngestSeconds = time.Since(t0).Seconds()
+	rep.IngestSeconds, rep.Unembedded = time.Since(t0).Seconds(), w.unembedded
 	ids := make([]string, 0, len(b.Queries))
 	for id := range b.Queries {
 		ids = append(ids, id)
@@ -380,6 +426,9 @@ func finish(mode string, sums map[string]map[string]float64, lat []time.Duration
 
 func printReport(a *app, rep *benchReport) {
 	fmt.Fprintf(a.stdout, "%s: %d records ingested in %.1f s\n", rep.Dataset, rep.Records, rep.IngestSeconds)
+	if rep.Unembedded > 0 {
+		fmt.Fprintf(a.stdout, "%d of them stored without a vector (--embedded)\n", rep.Unembedded)
+	}
 	for _, m := range rep.Modes {
 		fmt.Fprintf(a.stdout, "\nmode %s: %d queries, p50 %.2f ms, p99 %.2f ms\n", m.Mode, m.Queries, m.QueryP50MS, m.QueryP99MS)
 		groups := make([]string, 0, len(m.Groups))

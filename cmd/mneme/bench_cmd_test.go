@@ -3,13 +3,15 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 type benchJSON struct {
-	Dataset string
-	Records int
-	Modes   []struct {
+	Dataset    string
+	Records    int
+	Unembedded int
+	Modes      []struct {
 		Mode    string
 		Queries int
 		Groups  map[string]map[string]float64
@@ -45,6 +47,15 @@ func TestBenchCommand(t *testing.T) {
 	}
 	if g := m.Groups["overall_1_4"]; g["n"] != 2 {
 		t.Fatalf("overall = %v", g)
+	}
+
+	// A partly embedded home: some turns stored without a vector.
+	p := decode[benchJSON](t, ok(t, t.TempDir(), "bench", "locomo", locomo, "--embedder", "hash", "--embedded", "0.7", "--modes", "hybrid", "--json"))
+	if p.Records != 5 || p.Unembedded == 0 || p.Unembedded == 5 || len(p.Modes) != 1 || p.Modes[0].Mode != "hybrid" || p.Modes[0].Queries != 3 {
+		t.Fatalf("partly embedded locomo report = %+v", p)
+	}
+	if r := mneme(t, t.TempDir(), "", "bench", "locomo", locomo, "--embedded", "0", "--json"); r.code != 2 || !strings.Contains(r.stderr, "--embedded 0 is out of range") {
+		t.Fatalf("--embedded 0: %+v", r)
 	}
 
 	beir := filepath.Join(dir, "beir")

@@ -17,3 +17,17 @@ func (ix *Index) Score(q []float32, keys []int64) (scores []float32, ok []bool) 
 	}
 	return scores, ok
 }
+
+// Count returns how many live keys accept passes: with the filter of a
+// search, how many of the keys it selects have a vector here.
+func (ix *Index) Count(accept func(key int64) bool) int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	n := 0
+	for id, key := range ix.keys {
+		if !ix.isDead(uint32(id)) && accept(key) {
+			n++
+		}
+	}
+	return n
+}

@@ -23,3 +23,17 @@ func TestScoreMatchesExact(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	g := newGen(16, 4)
+	ix := build(t, Config{Dim: 16}, g.points(200, 1), true)
+	ix.Delete(7)
+	ix.Delete(8)
+	if n := ix.Count(func(int64) bool { return true }); n != 198 {
+		t.Fatalf("count of every live key = %d, want 198", n)
+	}
+	even := func(k int64) bool { return k%2 == 0 }
+	if n := ix.Count(even); n != 99 {
+		t.Fatalf("count of the even live keys = %d, want 99", n)
+	}
+}

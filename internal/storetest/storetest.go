@@ -42,10 +42,11 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"CredentialRefusedWhole": testCredentialRefused,
 	},
 	Search: {
-		"FilteredTopK": testFilteredTopK,
-		"Filters":      testSearchFilters,
-		"MatchedTerms": testMatchedTerms,
-		"VectorSearch": testVectorSearch,
+		"FilteredTopK":    testFilteredTopK,
+		"Filters":         testSearchFilters,
+		"MatchedTerms":    testMatchedTerms,
+		"VectorSearch":    testVectorSearch,
+		"UnembeddedCount": testUnembeddedCount,
 	},
 	Documents: {
 		"Documents":     testDocuments,

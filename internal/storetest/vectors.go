@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -138,4 +139,97 @@ func testEmbedsWithContext(t *testing.T, f *fixture) {
 	if err != nil || len(cached) != len(want) {
 		t.Fatalf("embedded inputs: %d of %d expected ones cached (%v)", len(cached), len(want), err)
 	}
+}
+
+// testUnembeddedCount: a candidate query that runs the vector lane counts
+// the non-secret records passing its filter that have no vector (written
+// without an embedder, or whose text changed since), under every filter;
+// its candidates say which have a vector; and after a reindex none is
+// counted.
+func testUnembeddedCount(t *testing.T, f *fixture) {
+	e := withEmbedder(t, f, 16)
+	var recs []*mneme.Record
+	embedded := map[string]bool{}
+	write := func(embed bool, n int) {
+		t.Helper()
+		f.embedWith(nil)
+		if embed {
+			f.embedWith(e)
+		}
+		batch := make([]*mneme.Record, n)
+		for i := range batch {
+			j := len(recs) + i
+			r := &mneme.Record{Text: fmt.Sprintf("release note %d on the deploy", j), Project: fmt.Sprintf("p%d", j%3),
+				Tags: []string{fmt.Sprintf("t%d", j%2)}, OccurredAt: ptr(f.now.Add(-time.Duration(j) * time.Hour))}
+			if j%7 == 3 {
+				r.Sensitivity = mneme.Secret
+			}
+			if j%11 == 5 {
+				r.Key = "k" // later ones supersede earlier ones of their project
+			}
+			batch[i] = r
+		}
+		if _, err := f.eng.Remember(f.ctx, batch, mneme.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range batch {
+			embedded[r.ID] = embed && r.Sensitivity != mneme.Secret
+		}
+		recs = append(recs, batch...)
+	}
+	vec, _ := e.Embed(f.ctx, []string{"deploy release"})
+	filters := []mneme.Filter{{}, {Project: "p1"}, {Tags: []string{"t1"}}, {Since: ptr(f.now.Add(-20 * time.Hour))},
+		{IncludeSuperseded: true}, {Clearance: mneme.Secret}, {Project: "p2", IncludeSuperseded: true, Clearance: mneme.Secret}, {Project: "nope"}}
+	check := func(when string) {
+		t.Helper()
+		for _, fl := range filters {
+			fl := f.filter(fl)
+			want := 0
+			for _, r := range recs {
+				if stored := f.get(r.ID); fl.Match(stored) && stored.Sensitivity != mneme.Secret && !embedded[r.ID] {
+					want++
+				}
+			}
+			for _, q := range []mneme.CandidateQuery{{Terms: []string{"deploy", "release"}, Vector: vec[0]}, {Vector: vec[0]}} {
+				q.K, q.Filter = 5, fl
+				got, err := f.eng.Store().Candidates(f.ctx, q)
+				if err != nil || got.Unembedded != want {
+					t.Fatalf("%s, filter %+v, lexical lane %v: %d unembedded (%v), want %d", when, fl, q.Terms != nil, got.Unembedded, err, want)
+				}
+				for _, c := range got.List {
+					if c.HasVector != embedded[c.Record.ID] {
+						t.Fatalf("%s: candidate %q has a vector: %v, want %v", when, c.Record.Text, c.HasVector, embedded[c.Record.ID])
+					}
+				}
+			}
+		}
+		lexical, err := f.eng.Store().Candidates(f.ctx, mneme.CandidateQuery{Terms: []string{"deploy"}, K: 5, Filter: f.filter(mneme.Filter{})})
+		if err != nil || lexical.Unembedded != 0 {
+			t.Fatalf("%s: a query without the vector lane counted %d unembedded (%v)", when, lexical.Unembedded, err)
+		}
+	}
+	write(true, 3)
+	check("every record embedded")
+	write(true, 27)
+	check("every record embedded but the secret ones")
+	write(false, 20) // as by import --embedder none
+	write(true, 10)
+	check("partly embedded")
+	// A text changed without an embedder drops the stale vector.
+	f.embedWith(nil)
+	rec := f.get(recs[0].ID)
+	rec.Text, rec.ContentHash = "a rewritten release note on the deploy", ""
+	if _, err := f.eng.Import(f.ctx, []*mneme.Record{rec}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	embedded[rec.ID] = false
+	check("after a text change")
+	f.embedWith(e)
+	if _, err := f.eng.Reindex(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	for id := range embedded {
+		embedded[id] = f.get(id).Sensitivity != mneme.Secret
+	}
+	check("after reindex")
 }

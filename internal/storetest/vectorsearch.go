@@ -18,8 +18,8 @@ import (
 // secret record, and rejects a query of the wrong dimension.
 func testVectorSearch(t *testing.T, f *fixture) {
 	store := f.eng.Store()
-	if hits, err := store.Candidates(f.ctx, mneme.CandidateQuery{Vector: make([]float32, 16), K: 5, Filter: f.filter(mneme.Filter{})}); err != nil || len(hits) != 0 {
-		t.Fatalf("a home without an embedder: %d hits, %v", len(hits), err)
+	if hits, err := store.Candidates(f.ctx, mneme.CandidateQuery{Vector: make([]float32, 16), K: 5, Filter: f.filter(mneme.Filter{})}); err != nil || len(hits.List) != 0 {
+		t.Fatalf("a home without an embedder: %d hits, %v", len(hits.List), err)
 	}
 	e := withEmbedder(t, f, 16)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -75,7 +75,8 @@ func testVectorSearch(t *testing.T, f *fixture) {
 	// Both lanes: every candidate carries both scores, also from the lane
 	// whose top k it missed.
 	vec, _ := e.Embed(f.ctx, []string{"cache deploy"})
-	both, err := store.Candidates(f.ctx, mneme.CandidateQuery{Terms: []string{"cache", "deploy"}, Vector: vec[0], K: 5, Filter: f.filter(mneme.Filter{})})
+	found, err := store.Candidates(f.ctx, mneme.CandidateQuery{Terms: []string{"cache", "deploy"}, Vector: vec[0], K: 5, Filter: f.filter(mneme.Filter{})})
+	both := found.List
 	lexOnly, vecOnly := 0, 0
 	exact := f.exactVectors(recs, vec[0], f.filter(mneme.Filter{}))
 	for _, c := range both {
@@ -104,10 +105,11 @@ func testVectorSearch(t *testing.T, f *fixture) {
 // vectorHits runs a vector-only candidate query, best first.
 func vectorHits(t *testing.T, f *fixture, q mneme.CandidateQuery) []mneme.Candidate {
 	t.Helper()
-	got, err := f.eng.Store().Candidates(f.ctx, q)
+	found, err := f.eng.Store().Candidates(f.ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := found.List
 	slices.SortFunc(got, func(a, b mneme.Candidate) int { return a.VectorRank - b.VectorRank })
 	return got
 }
