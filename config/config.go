@@ -6,6 +6,7 @@
 package config
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"os"
@@ -166,26 +167,16 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{Home: home, File: f, getenv: getenv, Embedder: f.Embedder}
-	c.Store = first(o.Store, getenv("MNEME_STORE"), f.Store, "sqlite")
-	c.Embedder.Provider = first(o.Embedder, getenv("MNEME_EMBEDDER"), f.Embedder.Provider)
-	c.ModelDir = first(getenv("MNEME_MODEL_DIR"), f.ModelDir, minilm.DefaultDir(getenv))
+	c.Store = cmp.Or(o.Store, getenv("MNEME_STORE"), f.Store, "sqlite")
+	c.Embedder.Provider = cmp.Or(o.Embedder, getenv("MNEME_EMBEDDER"), f.Embedder.Provider)
+	c.ModelDir = cmp.Or(getenv("MNEME_MODEL_DIR"), f.ModelDir, minilm.DefaultDir(getenv))
 	return c, nil
-}
-
-// first returns the first non-empty value: the precedence of sources.
-func first(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // homeDir resolves the data directory: --home, MNEME_HOME, then the user's
 // data directory.
 func homeDir(flag string, getenv func(string) string) (string, error) {
-	if h := first(flag, getenv("MNEME_HOME")); h != "" {
+	if h := cmp.Or(flag, getenv("MNEME_HOME")); h != "" {
 		return h, nil
 	}
 	if x := getenv("XDG_DATA_HOME"); x != "" {

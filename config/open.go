@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -32,7 +33,7 @@ func RegisterStore(scheme string, open StoreOpener) {
 }
 
 func openSQLite(ctx context.Context, dir string, c *Config) (mneme.Store, error) {
-	return sqlite.Open(ctx, first(dir, c.Home))
+	return sqlite.Open(ctx, cmp.Or(dir, c.Home))
 }
 
 // DefaultPostgresDSNEnv is the variable holding the PostgreSQL connection
@@ -41,7 +42,7 @@ const DefaultPostgresDSNEnv = "MNEME_PG_DSN"
 
 // PostgresDSNEnv names the variable holding the PostgreSQL connection string.
 func (c *Config) PostgresDSNEnv() string {
-	return first(c.File.Postgres.DSNEnv, DefaultPostgresDSNEnv)
+	return cmp.Or(c.File.Postgres.DSNEnv, DefaultPostgresDSNEnv)
 }
 
 // openPostgres opens the shared store: the connection string comes from
@@ -53,7 +54,7 @@ func openPostgres(ctx context.Context, schema string, c *Config) (mneme.Store, e
 	if dsn == "" {
 		return nil, mneme.Invalid("the postgres store needs a connection string in $%s: export %s=postgres://USER:PASSWORD@HOST:PORT/DATABASE (config.json's postgres.dsn_env names another variable)", env, env)
 	}
-	return postgres.Open(ctx, dsn, postgres.Options{Schema: first(schema, c.File.Postgres.Schema), DSNEnv: env, Migrate: c.Migrate})
+	return postgres.Open(ctx, dsn, postgres.Options{Schema: cmp.Or(schema, c.File.Postgres.Schema), DSNEnv: env, Migrate: c.Migrate})
 }
 
 // StoreScheme is the effective store's kind: sqlite, postgres, ….
@@ -161,7 +162,7 @@ func (c *Config) Repair(ctx context.Context, to string) (mneme.SalvageResult, er
 	if scheme != "sqlite" {
 		return mneme.SalvageResult{}, mneme.Invalid("repair works on sqlite stores, and this home's store is %q", mneme.Clip(scheme))
 	}
-	res, err := sqlite.Salvage(ctx, first(dir, c.Home), to)
+	res, err := sqlite.Salvage(ctx, cmp.Or(dir, c.Home), to)
 	if err != nil {
 		return res, err
 	}

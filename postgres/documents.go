@@ -28,8 +28,13 @@ func (s *Store) Document(ctx context.Context, project, uri string) (*mneme.Docum
 
 // Documents lists the documents of project whose URI starts with prefix.
 func (s *Store) Documents(ctx context.Context, project, prefix string) ([]mneme.Document, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, project, uri, hash, chunks, updated_at FROM documents
-		WHERE project = $1 AND left(uri, $2) = $3 ORDER BY uri`, project, len([]rune(prefix)), prefix)
+	return s.queryDocuments(ctx, "WHERE project = $1 AND left(uri, $2) = $3 ORDER BY uri", project, len([]rune(prefix)), prefix)
+}
+
+// queryDocuments lists the documents that where (a WHERE and ORDER BY
+// clause, or just ORDER BY) selects.
+func (s *Store) queryDocuments(ctx context.Context, where string, args ...any) ([]mneme.Document, error) {
+	rows, err := s.pool.Query(ctx, "SELECT id, project, uri, hash, chunks, updated_at FROM documents "+where, args...)
 	if err != nil {
 		return nil, s.translate(err, "list documents")
 	}

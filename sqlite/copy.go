@@ -42,22 +42,7 @@ func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32
 
 // AllDocuments lists every ingested document.
 func (s *Store) AllDocuments(ctx context.Context) ([]mneme.Document, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, project, uri, hash, chunks, updated_at FROM documents ORDER BY id")
-	if err != nil {
-		return nil, translate(err, "list documents")
-	}
-	defer rows.Close()
-	var out []mneme.Document
-	for rows.Next() {
-		var d mneme.Document
-		var updated int64
-		if err := rows.Scan(&d.ID, &d.Project, &d.URI, &d.Hash, &d.Chunks, &updated); err != nil {
-			return nil, translate(err, "list documents")
-		}
-		d.UpdatedAt = fromNanos(updated)
-		out = append(out, d)
-	}
-	return out, translate(rows.Err(), "list documents")
+	return s.queryDocuments(ctx, "ORDER BY id")
 }
 
 // PutDocuments writes documents as given.

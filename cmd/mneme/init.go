@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -55,7 +56,7 @@ func runInit(a *app, args []string) error {
 		return err
 	}
 	f := c.File
-	f.Store = first(a.store, f.Store)
+	f.Store = cmp.Or(a.store, f.Store)
 	if a.embedder != "" {
 		f.Embedder.Provider = a.embedder
 	}
@@ -69,9 +70,9 @@ func runInit(a *app, args []string) error {
 	if c, err = a.config(); err != nil {
 		return err
 	}
-	out := initResult{Home: c.Home, Config: filepath.Join(c.Home, config.FileName), Store: c.Store, Embedder: first(c.Embedder.Provider, "minilm")}
+	out := initResult{Home: c.Home, Config: filepath.Join(c.Home, config.FileName), Store: c.Store, Embedder: cmp.Or(c.Embedder.Provider, "minilm")}
 	if out.Embedder == "minilm" && !*noFetch {
-		res, err := fetch.Fetch(a.ctx, fetch.Options{Dir: c.ModelDir, From: *from, URL: first(*url, a.getenv("MNEME_MODEL_URL"))})
+		res, err := fetch.Fetch(a.ctx, fetch.Options{Dir: c.ModelDir, From: *from, URL: cmp.Or(*url, a.getenv("MNEME_MODEL_URL"))})
 		if err != nil {
 			return err
 		}
@@ -95,7 +96,7 @@ func (a *app) askInit(given map[string]bool) error {
 		if err != nil && line == "" {
 			return "", mneme.Invalid("init: no answer on standard input: run `mneme init --yes` to take the defaults")
 		}
-		return first(strings.TrimSpace(line), def), nil
+		return cmp.Or(strings.TrimSpace(line), def), nil
 	}
 	var err error
 	if !given["home"] {
@@ -154,14 +155,4 @@ func clientConfigs(home string) map[string]string {
 		"claude-desktop-cursor": string(entry),
 		"codex":                 fmt.Sprintf("[mcp_servers.mneme]\ncommand = %q\nargs = [\"mcp\"]\nenv = { MNEME_HOME = %q }", bin, home),
 	}
-}
-
-// first returns the first non-empty value.
-func first(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
