@@ -56,7 +56,7 @@ func sweepTemps(home string) {
 
 // writeSnapshot writes h and payload to home/name atomically: a temporary
 // file renamed over the old one, so a reader sees one or the other. It
-// first sweeps away temporary files a killed writer left.
+// first sweeps away temporary files a killed writer left (as Open does).
 func writeSnapshot(home, name string, h snapshotHeader, payload io.WriterTo) (err error) {
 	sweepTemps(home)
 	tmp, err := os.CreateTemp(home, name+".*")

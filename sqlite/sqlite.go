@@ -83,6 +83,7 @@ func Open(ctx context.Context, home string) (*Store, error) {
 		db.Close()
 		return nil, translate(err, "open the database in "+home)
 	}
+	sweepTemps(home) // what a killed writer left, however few writes follow
 	return s, nil
 }
 

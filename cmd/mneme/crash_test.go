@@ -220,9 +220,9 @@ func integrity(t *testing.T, home string) {
 var snapshotTemp = regexp.MustCompile(`^(lexical\.idx|vectors\.idx|mneme\.id)\.[0-9]+$`)
 
 // swept checks the files a killed process left in home: only temporary
-// index snapshots it did not get to rename, which the next snapshot write
-// removes once they are stale (made so here). It reports whether there
-// were any.
+// files it did not get to rename, which the next open of the store (or
+// snapshot write) removes once they are stale (made so here). It reports
+// whether there were any.
 func swept(t *testing.T, home, label string) bool {
 	t.Helper()
 	left := leftovers(home)
