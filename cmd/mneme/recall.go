@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -22,70 +20,36 @@ func init() {
 
 func runRecall(a *app, args []string) error {
 	fs := a.flags()
-	var ff filterFlags
-	ff.register(fs)
+	var qf queryFlags
+	qf.register(fs, "number of hits", "add a content-free quality report (stage times, lane counts, score spread, reason codes)",
+		"read one JSON request per line from FILE; print one result per line")
 	a.embedderFlag(fs)
-	k := fs.Int("k", mneme.DefaultK, "number of hits")
 	explain := fs.Bool("explain", false, "say why each hit matched")
-	report := fs.Bool("report", false, "add a content-free quality report (stage times, lane counts, score spread, reason codes)")
-	var o recallOptions
-	o.register(fs)
-	request := fs.String("request", "", "read one JSON request object from FILE (- for standard input)")
-	batch := fs.String("batch", "", "read one JSON request per line from FILE; print one result per line")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	now := time.Now().UTC()
-	clearance, err := mneme.ParseSensitivity(ff.clearance)
+	clearance, err := mneme.ParseSensitivity(qf.ff.clearance)
 	if err != nil {
 		return err
 	}
-	var reqs []mneme.RecallRequest
-	switch {
-	case *request != "" && *batch != "", (*request != "" || *batch != "") && len(pos) > 0:
-		return mneme.Invalid("give a QUERY, --request or --batch, not several")
-	case *request != "":
-		reqs, err = a.readRequests(*request, false)
-	case *batch != "":
-		reqs, err = a.readRequests(*batch, true)
-	case len(pos) == 0:
-		return mneme.Invalid("no query given: mneme recall \"how do we release\"")
-	default:
-		if *k <= 0 {
-			return mneme.Invalid("--k %d must be at least 1", *k)
-		}
-		f, err := ff.filter(now)
-		if err != nil {
-			return err
-		}
-		reqs = []mneme.RecallRequest{o.request(mneme.RecallRequest{Query: strings.Join(pos, " "), Project: f.Project,
-			Types: f.Types, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags, Since: ff.since, Until: ff.until, K: mneme.Count(*k),
-			Explain: *explain, IncludeSuperseded: f.IncludeSuperseded})}
-	}
+	reqs, err := requests(a, &qf, pos, "no query given: mneme recall \"how do we release\"", func(query string) (mneme.RecallRequest, error) {
+		r := qf.recallRequest(query)
+		r.Explain = *explain
+		return r, nil
+	})
 	if err != nil {
 		return err
 	}
 	queries := make([]mneme.Query, len(reqs))
 	for i := range reqs {
-		reqs[i].Report = reqs[i].Report || *report
+		reqs[i].Report = reqs[i].Report || qf.report
 		if queries[i], err = reqs[i].ToQuery(now, clearance); err != nil {
-			return atLine(err, *batch != "", i)
+			return atLine(err, qf.batch != "", i)
 		}
 	}
-	vectors, hyde := false, false
-	for _, q := range queries {
-		vectors = vectors || q.Mode != mneme.Lexical
-		hyde = hyde || (q.HyDE && q.Hypothesis == nil)
-	}
-	need := config.Records
-	switch {
-	case hyde:
-		need = config.Serve
-	case vectors:
-		need = config.Recall
-	}
-	eng, err := a.open(need)
+	eng, err := a.open(needFor(queries))
 	if err != nil {
 		return err
 	}
@@ -93,49 +57,13 @@ func runRecall(a *app, args []string) error {
 	for i, q := range queries {
 		res, err := eng.Recall(a.ctx, q)
 		if err != nil {
-			return atLine(err, *batch != "", i)
+			return atLine(err, qf.batch != "", i)
 		}
 		if err := a.printResult(reqs[i].ID, res); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func atLine(err error, batch bool, i int) error {
-	if !batch {
-		return err
-	}
-	return mneme.Prefix(fmt.Sprintf("line %d", i+1), err)
-}
-
-// readRequests reads one request object, or one per non-blank line.
-func (a *app) readRequests(path string, batch bool) ([]mneme.RecallRequest, error) {
-	data, err := a.readFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if !batch {
-		var r mneme.RecallRequest
-		return []mneme.RecallRequest{r}, mneme.DecodeStrict(data, &r)
-	}
-	var reqs []mneme.RecallRequest
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 4<<20)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var r mneme.RecallRequest
-		if err := mneme.DecodeStrict(sc.Bytes(), &r); err != nil {
-			return nil, mneme.Prefix(fmt.Sprintf("line %d", line), err)
-		}
-		reqs = append(reqs, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, mneme.Invalid("read %s: %v", path, err)
-	}
-	return reqs, nil
 }
 
 // readFile reads a named file, or standard input for "-".

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/config"
+)
+
+// queryFlags are the flags of the commands that run a recall (recall,
+// context): the filters, k, the recall options, --report, and the request
+// files that stand instead of a query.
+type queryFlags struct {
+	ff             filterFlags
+	o              recallOptions
+	k              int
+	report         bool
+	request, batch string
+}
+
+func (q *queryFlags) register(fs *flag.FlagSet, kUsage, reportUsage, batchUsage string) {
+	q.ff.register(fs)
+	fs.IntVar(&q.k, "k", mneme.DefaultK, kUsage)
+	fs.BoolVar(&q.report, "report", false, reportUsage)
+	q.o.register(fs)
+	fs.StringVar(&q.request, "request", "", "read one JSON request object from FILE (- for standard input)")
+	fs.StringVar(&q.batch, "batch", "", batchUsage)
+}
+
+// recallRequest is the recall the flags describe for query.
+func (q *queryFlags) recallRequest(query string) mneme.RecallRequest {
+	ff := &q.ff
+	var types []mneme.Type
+	for _, t := range ff.types {
+		types = append(types, mneme.Type(t))
+	}
+	return q.o.request(mneme.RecallRequest{Query: query, Project: ff.project, Types: types, Kinds: ff.kinds,
+		Tags: ff.tags, AllTags: ff.allTags, Since: ff.since, Until: ff.until, K: mneme.Count(q.k),
+		IncludeSuperseded: ff.superseded})
+}
+
+// requests are the requests to run: the one in --request, one per line of
+// --batch, or the one build makes of the query in pos (noQuery says what
+// to write when there is none).
+func requests[T any](a *app, q *queryFlags, pos []string, noQuery string, build func(query string) (T, error)) ([]T, error) {
+	switch {
+	case q.request != "" && q.batch != "", (q.request != "" || q.batch != "") && len(pos) > 0:
+		return nil, mneme.Invalid("give a QUERY, --request or --batch, not several")
+	case q.request != "":
+		return readJSON[T](a, q.request, false)
+	case q.batch != "":
+		return readJSON[T](a, q.batch, true)
+	case len(pos) == 0:
+		return nil, mneme.Invalid("%s", noQuery)
+	case q.k <= 0:
+		return nil, mneme.Invalid("--k %d must be at least 1", q.k)
+	}
+	r, err := build(strings.Join(pos, " "))
+	return []T{r}, err
+}
+
+// readJSON reads one request object, or one per non-blank line.
+func readJSON[T any](a *app, path string, batch bool) ([]T, error) {
+	data, err := a.readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !batch {
+		var r T
+		err := mneme.DecodeStrict(data, &r)
+		return []T{r}, err
+	}
+	var reqs []T
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 4<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var r T
+		if err := mneme.DecodeStrict(sc.Bytes(), &r); err != nil {
+			return nil, mneme.Prefix(fmt.Sprintf("line %d", line), err)
+		}
+		reqs = append(reqs, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, mneme.Invalid("read %s: %v", path, err)
+	}
+	return reqs, nil
+}
+
+// atLine names the line of a batch an error is about.
+func atLine(err error, batch bool, i int) error {
+	if !batch {
+		return err
+	}
+	return mneme.Prefix(fmt.Sprintf("line %d", i+1), err)
+}
+
+// needFor is what opening the home must provide for queries: the
+// embedder when one embeds, the language model when one asks for a
+// generated hypothesis.
+func needFor(queries []mneme.Query) config.Need {
+	vectors, hyde := false, false
+	for _, q := range queries {
+		vectors = vectors || q.Mode != mneme.Lexical
+		hyde = hyde || (q.HyDE && q.Hypothesis == nil)
+	}
+	switch {
+	case hyde:
+		return config.Serve
+	case vectors:
+		return config.Recall
+	}
+	return config.Records
+}
