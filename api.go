@@ -31,6 +31,9 @@ type RememberRequest struct {
 	Speaker     string          `json:"speaker,omitempty"`
 	Meta        json.RawMessage `json:"meta,omitempty"`
 	Redact      bool            `json:"redact,omitempty"` // mask credentials instead of refusing
+	// RequireEmbedding fails the write when the embedder is down or slow,
+	// instead of storing the memory pending embedding.
+	RequireEmbedding bool `json:"require_embedding,omitempty"`
 }
 
 // Record builds the record r describes at time now, with the CLI's
@@ -75,15 +78,16 @@ func (e *Engine) RememberRequests(ctx context.Context, reqs []RememberRequest) (
 	}
 	now := e.Now()
 	recs := make([]*Record, len(reqs))
-	redact := false
+	var opts WriteOptions
 	for i := range reqs {
 		var err error
 		if recs[i], err = reqs[i].Record(now); err != nil {
 			return WriteResult{}, inBatch(len(reqs), i, err)
 		}
-		redact = redact || reqs[i].Redact
+		opts.Redact = opts.Redact || reqs[i].Redact
+		opts.RequireEmbedding = opts.RequireEmbedding || reqs[i].RequireEmbedding
 	}
-	return e.Remember(ctx, recs, WriteOptions{Redact: redact})
+	return e.Remember(ctx, recs, opts)
 }
 
 // RecallResponse is a recall's result with the request's id echoed (batch

@@ -57,10 +57,12 @@ func (e *Engine) checkEmbedder(ctx context.Context) error {
 
 // embedRecords sets the Vector of every non-secret record, from the cache
 // where it can, else from the embedder in batches, counting in *kept the
-// embeddings it cached as it went (see embedTexts).
-func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int) error {
+// embeddings it cached as it went (see embedTexts). bounded: a write's
+// calls, which give up on a slow embedder (see callEmbedder).
+func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bounded bool) error {
+	todo := embeddable(recs)
 	if e.embedder == nil {
-		if e.embedderErr != nil && slices.ContainsFunc(recs, func(r *Record) bool { return r.Sensitivity != Secret }) {
+		if e.embedderErr != nil && len(todo) > 0 {
 			return e.embedderUnavailable()
 		}
 		return nil
@@ -68,23 +70,28 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int) er
 	if err := e.checkEmbedder(ctx); err != nil {
 		return err
 	}
-	var todo []*Record
-	for _, r := range recs {
-		if r.Sensitivity != Secret {
-			todo = append(todo, r)
-		}
-	}
 	texts, err := e.embedInputs(ctx, todo)
 	if err != nil {
 		return err
 	}
-	vecs, uncached, err := e.embedTexts(ctx, texts, kept)
+	vecs, uncached, err := e.embedTexts(ctx, texts, kept, bounded)
 	for i, r := range todo {
 		if err == nil {
 			r.Vector, r.EmbedHash = vecs[i], uncached[i]
 		}
 	}
 	return err
+}
+
+// embeddable returns the records that may be embedded: the non-secret ones.
+func embeddable(recs []*Record) []*Record {
+	var out []*Record
+	for _, r := range recs {
+		if r.Sensitivity != Secret {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // embedInputs returns what each record's vector is computed from: its text
@@ -146,8 +153,8 @@ func sortedByEvent(recs []*Record) []*Record {
 // resumes from the cache when it runs again; a single batch is cached by
 // the write itself, at no extra cost. uncached[i] is the cache key of
 // texts[i] when its vector is not in the cache yet (the write caches it),
-// else "".
-func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) (vecs [][]float32, uncached []string, err error) {
+// else "". bounded calls give up on a slow embedder (callEmbedder).
+func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int, bounded bool) (vecs [][]float32, uncached []string, err error) {
 	info := e.embedder.Info()
 	hashes := make([]string, len(texts))
 	for i, t := range texts {
@@ -177,7 +184,7 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int) (vec
 		for j, i := range idx {
 			batch[j] = texts[i]
 		}
-		vecs, err := e.embedder.Embed(ctx, batch)
+		vecs, err := e.callEmbedder(ctx, batch, bounded)
 		if err == nil {
 			err = CheckVectors(info, batch, vecs)
 		}
@@ -216,7 +223,7 @@ func (e *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error)
 			return nil, err
 		}
 	}
-	vecs, _, err := e.embedTexts(ctx, texts, nil)
+	vecs, _, err := e.embedTexts(ctx, texts, nil, false)
 	return vecs, err
 }
 
@@ -239,25 +246,7 @@ func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
 	if err := e.store.SetHomeEmbedder(ctx, res.Embedder); err != nil {
 		return res, stopped(ctx, err, 0, 0)
 	}
-	kept := 0 // cached and not yet saved as vectors
-	for {
-		if err := ctx.Err(); err != nil {
-			return res, stopped(ctx, err, kept, res.Embedded)
-		}
-		recs, err := e.store.Unembedded(ctx, 4*EmbedBatch)
-		if err != nil || len(recs) == 0 {
-			return res, stopped(ctx, err, kept, res.Embedded)
-		}
-		if err := e.embedRecords(ctx, recs, &kept); err != nil {
-			return res, stopped(ctx, err, kept, res.Embedded)
-		}
-		if err := e.store.PutVectors(ctx, recs); err != nil {
-			return res, stopped(ctx, err, kept, res.Embedded)
-		}
-		res.Embedded += len(recs)
-		kept = 0
-		e.progress("reindex", res.Embedded, 0)
-	}
+	return res, e.embedUnembedded(ctx, "reindex", "", false, &res.Embedded)
 }
 
 // RecordVectors returns the vectors stored records were embedded with
@@ -268,17 +257,11 @@ func (e *Engine) RecordVectors(ctx context.Context, recs []*Record) ([][]float32
 	if e.embedder == nil {
 		return nil, nil
 	}
-	var todo []*Record
-	for _, r := range recs {
-		if r.Sensitivity != Secret {
-			todo = append(todo, r)
-		}
-	}
-	texts, err := e.embedInputs(ctx, todo)
+	texts, err := e.embedInputs(ctx, embeddable(recs))
 	if err != nil {
 		return nil, err
 	}
-	vecs, _, err := e.embedTexts(ctx, texts, nil)
+	vecs, _, err := e.embedTexts(ctx, texts, nil, false)
 	if err != nil {
 		return nil, err
 	}

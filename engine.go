@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 )
 
@@ -16,14 +17,19 @@ type Engine struct {
 	// embedderErr says why there is no embedder (a model that failed to
 	// load): recall reports it when it falls back to words alone.
 	embedderErr error
+	embedWait   time.Duration       // a write's wait for one call (see DefaultEmbedWait)
 	hyde        HypothesisGenerator // nil: the deterministic generator
 	hypotheses  hypothesisCache
 	observers   []Observer
+
+	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
+	mu      sync.Mutex        // guards notes
+	notes   map[string]string // notes, for a store that keeps none (PendingStore)
 }
 
 // NewEngine returns an Engine over s, configured by opts.
 func NewEngine(s Store, opts ...Option) *Engine {
-	e := &Engine{store: s, now: time.Now}
+	e := &Engine{store: s, now: time.Now, embedWait: DefaultEmbedWait, pending: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(e)
 	}
@@ -41,6 +47,9 @@ type WriteOptions struct {
 	// Redact masks credentials found in any field (text, title, tags, key,
 	// source, meta, ...) instead of refusing the write.
 	Redact bool
+	// RequireEmbedding fails the write with EUNAVAILABLE when the embedder
+	// is down or slow, instead of storing its records pending.
+	RequireEmbedding bool
 }
 
 // Remember stores recs in one transaction: dedupe by content, supersession by
@@ -50,17 +59,21 @@ func (e *Engine) Remember(ctx context.Context, recs []*Record, opts WriteOptions
 	if err := e.prepareAll(ctx, "remember", recs, opts); err != nil {
 		return WriteResult{}, err
 	}
-	return e.write(ctx, recs, ModeRemember)
+	return e.write(ctx, recs, ModeRemember, opts)
 }
 
-// write embeds recs and stores them in one transaction; an interrupted
-// write says what it kept.
-func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode) (WriteResult, error) {
+// write embeds recs (or leaves them pending) and stores them in one
+// transaction; an interrupted write says what it kept.
+func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode, opts WriteOptions) (WriteResult, error) {
 	kept := 0
-	if err := e.embedRecords(ctx, recs, &kept); err != nil {
+	p, err := e.embedForWrite(ctx, recs, &kept, opts.RequireEmbedding)
+	if err != nil {
 		return WriteResult{}, stopped(ctx, err, kept, 0)
 	}
 	res, err := e.store.Put(ctx, recs, mode, e.now().UTC())
+	if err == nil {
+		e.leftPending(&res, p)
+	}
 	return res, stopped(ctx, err, kept, 0)
 }
 
@@ -72,7 +85,7 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 	if err := e.importable(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
-	return e.write(ctx, recs, ModeImport)
+	return e.write(ctx, recs, ModeImport, opts)
 }
 
 // Check validates a record as Remember would, without storing it: surfaces
@@ -236,9 +249,13 @@ func (e *Engine) Prune(ctx context.Context) (int, error) {
 }
 
 // Stats counts the records the caller's scope covers, the secret ones only
-// for a scope with clearance secret.
+// for a scope with clearance secret, and those waiting for a vector, with
+// the embedder's last failure.
 func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	st, err := e.store.Stats(ctx, e.now().UTC())
+	if err == nil {
+		err = e.addPending(ctx, &st)
+	}
 	if err != nil {
 		return Stats{}, err
 	}
@@ -247,6 +264,26 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, Errorf(EINTERNAL, "the store does not count its secret records apart (Stats.SecretOnly), so it cannot count what token %q may see", sc.Name)
 	}
 	return sc.Stats(st), nil
+}
+
+// addPending adds to st the records waiting for a vector, by project, and
+// the embedder's last failure.
+func (e *Engine) addPending(ctx context.Context, st *Stats) error {
+	var err error
+	if st.EmbedderError, err = e.health(ctx); err != nil {
+		return err
+	}
+	ps, ok := e.store.(PendingStore)
+	if !ok {
+		return nil
+	}
+	byProject, err := ps.Pending(ctx)
+	for i := range st.Projects {
+		p := &st.Projects[i]
+		p.PendingEmbeddings = byProject[p.Project]
+		st.PendingEmbeddings += p.PendingEmbeddings
+	}
+	return err
 }
 
 // Now is the Engine's clock: surfaces use it for times they compute

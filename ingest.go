@@ -20,12 +20,15 @@ type SourceFile struct {
 
 // IngestOptions apply to every chunk of an ingest.
 type IngestOptions struct {
-	Project       string
-	Tags          []string
-	Sensitivity   Sensitivity
-	Redact        bool
-	MaxTokens     int // target chunk size; 0 means 400
-	OverlapTokens int // tokens repeated between chunks; 0 means 50, negative none
+	Project     string
+	Tags        []string
+	Sensitivity Sensitivity
+	Redact      bool
+	// RequireEmbedding fails the ingest when the embedder is down or slow,
+	// instead of storing the chunks pending (see WriteOptions).
+	RequireEmbedding bool
+	MaxTokens        int // target chunk size; 0 means 400
+	OverlapTokens    int // tokens repeated between chunks; 0 means 50, negative none
 }
 
 // IngestResult counts what an ingest did.
@@ -89,7 +92,8 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 		chunks = append(chunks, p.chunks...)
 	}
 	kept := 0
-	if err := e.embedRecords(ctx, chunks, &kept); err != nil {
+	p, err := e.embedForWrite(ctx, chunks, &kept, o.RequireEmbedding)
+	if err != nil {
 		return res, stopped(ctx, err, kept, 0)
 	}
 	now := e.now().UTC()
@@ -101,6 +105,7 @@ func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions
 		res.Add(w)
 		e.progress("ingest", i+1, len(plan))
 	}
+	e.leftPending(&res.WriteResult, p)
 	return res, nil
 }
 

@@ -13,12 +13,16 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 func WithEmbedder(em Embedder) Option { return func(e *Engine) { e.embedder = em } }
 
 // WithEmbedderError records why the Engine has no embedder (a model that
-// failed to load, a provider that is down): hybrid recall then falls back
-// to words and reports this as the reason, and writes fail with it rather
-// than store memories the vector lane would never see.
+// failed to load): hybrid recall then falls back to words and reports this
+// as the reason, and writes store their records pending embedding with it
+// as the reason (or fail with it, when they require embedding).
 func WithEmbedderError(err error) Option {
 	return func(e *Engine) { e.embedder, e.embedderErr = nil, err }
 }
+
+// WithEmbedWait sets how long a write waits for one call to the embedder
+// (see DefaultEmbedWait).
+func WithEmbedWait(d time.Duration) Option { return func(e *Engine) { e.embedWait = d } }
 
 // WithHypothesisGenerator makes HyDE recalls ask g (a language model) for
 // hypotheses; without it they use the deterministic generator.

@@ -293,11 +293,11 @@ func unembeddedReason(mode Mode, n int) string {
 	if n == 1 {
 		what, it, its = "1 record passing the filter has", "it", "its"
 	}
-	what += " no vector yet (stored without an embedder, or a reindex did not finish): "
+	what += " no vector yet (pending: written while the embedder was unavailable, or without one): "
 	if mode == Vector {
-		return what + "vector mode cannot find " + it + "; run `mneme reindex` to embed " + it
+		return what + "vector mode cannot find " + it + "; run `mneme sync` to embed " + it
 	}
-	return what + "the vector lane cannot see " + it + ", so " + its + " words rank " + it + "; run `mneme reindex` to embed " + it
+	return what + "the vector lane cannot see " + it + ", so " + its + " words rank " + it + "; run `mneme sync` to embed " + it
 }
 
 // stageTimer returns a function that reports the time since its last call
@@ -344,7 +344,7 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 	case err != nil:
 		return nil, err
 	case !ok:
-		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme reindex` to embed the stored memories")
+		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme sync` to embed the stored memories")
 	case home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim:
 		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
 			home.ID(), home.Version, info.ID(), info.Version)
@@ -362,14 +362,31 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 			texts = append(texts, h.Text)
 		}
 	}
-	vecs, err := e.embedder.Embed(ctx, texts)
-	if err == nil {
-		err = CheckVectors(info, texts, vecs)
-	}
+	vecs, err := e.embedQuery(ctx, info, texts)
 	if err != nil {
 		return nil, err
 	}
 	return meanUnit(vecs), nil
+}
+
+// embedQuery embeds a query's texts, unless the embedder is recorded down:
+// a recall does not wait on it either (see EmbedderHealth).
+func (e *Engine) embedQuery(ctx context.Context, info EmbedderInfo, texts []string) ([][]float32, error) {
+	last, err := e.health(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if last.skips(info.ID(), e.now()) {
+		return nil, last.skipped()
+	}
+	vecs, err := e.embedder.Embed(ctx, texts)
+	if err == nil {
+		err = CheckVectors(info, texts, vecs)
+	}
+	if _, terr := e.track(ctx, last, err); err == nil {
+		err = terr
+	}
+	return vecs, err
 }
 
 // finalHits orders the candidates, applies the threshold and diversity, and

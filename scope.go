@@ -113,11 +113,12 @@ func (s Scope) Stats(st Stats) Stats {
 	if len(s.Projects) == 0 {
 		return st
 	}
-	mine := Stats{Projects: []ProjectStats{}}
+	mine := Stats{Projects: []ProjectStats{}, EmbedderError: st.EmbedderError}
 	for _, p := range st.Projects {
 		if s.Covers(p.Project) {
 			mine.Projects = append(mine.Projects, p)
 			mine.Total += p.Total
+			mine.PendingEmbeddings += p.PendingEmbeddings
 		}
 	}
 	return mine
@@ -130,7 +131,8 @@ func (st Stats) without(part *Stats) Stats {
 		return st
 	}
 	out := Stats{Total: st.Total - part.Total, Superseded: st.Superseded - part.Superseded, Expired: st.Expired - part.Expired,
-		Secret: st.Secret - part.Secret, Documents: st.Documents - part.Documents, Projects: []ProjectStats{}}
+		Secret: st.Secret - part.Secret, Documents: st.Documents - part.Documents, Projects: []ProjectStats{},
+		PendingEmbeddings: st.PendingEmbeddings, EmbedderError: st.EmbedderError} // secret records never wait for a vector
 	less := make(map[string]ProjectStats, len(part.Projects))
 	for _, p := range part.Projects {
 		less[p.Project] = p

@@ -1,6 +1,7 @@
 package mneme
 
 import (
+	"cmp"
 	"context"
 	"time"
 )
@@ -85,11 +86,29 @@ type VectorStore interface {
 	// work resumes where it stopped. A text already cached keeps its vector.
 	CacheVectors(ctx context.Context, info EmbedderInfo, hashes []string, vecs [][]float32) error
 	// Unembedded returns up to limit non-secret records without a vector
-	// from the home's embedder.
-	Unembedded(ctx context.Context, limit int) ([]*Record, error)
+	// from the home's embedder, in the order they were stored, starting
+	// after cursor ("" from the first), and the cursor after the last of
+	// them: a job walks them once while it embeds them ("" when none is
+	// returned). None while the home has no embedder.
+	Unembedded(ctx context.Context, cursor string, limit int) ([]*Record, string, error)
 	// PutVectors stores the Vector of each record (by id) and caches it
 	// under its EmbedHash (if set).
 	PutVectors(ctx context.Context, recs []*Record) error
+}
+
+// PendingStore is an optional role: a store that counts the records
+// waiting for a vector, and keeps the Engine's notes on embedding (the
+// embedder's last failure, the embedding job's cursor) where every process
+// that opens the store sees them (see Engine.EmbedPending).
+type PendingStore interface {
+	// Pending counts by project the non-secret records without a vector
+	// from the home's embedder (every non-secret record while the home
+	// has none).
+	Pending(ctx context.Context) (map[string]int, error)
+	// Note returns the value kept under key, "" if there is none.
+	Note(ctx context.Context, key string) (string, error)
+	// SetNote keeps value under key at once ("" deletes it).
+	SetNote(ctx context.Context, key, value string) error
 }
 
 // HealthChecker is an optional role: a store that can tell the health of
@@ -140,6 +159,11 @@ type WriteResult struct {
 	Superseded        int    `json:"superseded,omitempty"`
 	Deleted           int    `json:"deleted,omitempty"`
 	Chunks            int    `json:"chunks"`
+	// PendingEmbeddings counts the records written without a vector
+	// because the embedder was down or slow: they wait for the embedding
+	// job (EmbedPending); PendingReason says why.
+	PendingEmbeddings int    `json:"pending_embeddings,omitempty"`
+	PendingReason     string `json:"pending_reason,omitempty"`
 }
 
 // Add accumulates o into w.
@@ -153,6 +177,8 @@ func (w *WriteResult) Add(o WriteResult) {
 	w.Superseded += o.Superseded
 	w.Deleted += o.Deleted
 	w.Chunks += o.Chunks
+	w.PendingEmbeddings += o.PendingEmbeddings
+	w.PendingReason = cmp.Or(w.PendingReason, o.PendingReason)
 }
 
 // SalvageResult counts what a repair saved from a damaged store into a new
@@ -193,6 +219,11 @@ type Stats struct {
 	Secret     int            `json:"secret"`
 	Documents  int            `json:"documents"`
 	Projects   []ProjectStats `json:"projects"`
+	// PendingEmbeddings counts the records waiting for a vector, and
+	// EmbedderError is the embedder's last failure until it answers
+	// again: the Engine fills both (see PendingStore).
+	PendingEmbeddings int             `json:"pending_embeddings"`
+	EmbedderError     *EmbedderHealth `json:"embedder_error,omitempty"`
 	// SecretOnly is the part of these counts that is secret: the secret
 	// records counted alone, as Stats counts them all (its Secret and
 	// Total are equal; its Documents are the documents only secret
@@ -219,9 +250,10 @@ func (st *Stats) AddCount(project, typ string, n int) {
 
 // ProjectStats counts one project's records by type.
 type ProjectStats struct {
-	Project string         `json:"project"`
-	Total   int            `json:"total"`
-	Types   map[string]int `json:"types"`
+	Project           string         `json:"project"`
+	Total             int            `json:"total"`
+	Types             map[string]int `json:"types"`
+	PendingEmbeddings int            `json:"pending_embeddings,omitempty"`
 }
 
 // Copier is an optional role: a store whose vectors and documents can be

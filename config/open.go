@@ -94,7 +94,10 @@ type Need int
 const (
 	// Records: no embedder (list, get, forget, stats, export).
 	Records Need = iota
-	// Writes: the embedder must load, since what is written is embedded.
+	// Embedding: the embedder must load (reindex, embed, sync, bench).
+	Embedding
+	// Writes: the embedder if it loads, else what is written waits for it,
+	// pending (remember, ingest, import, update).
 	Writes
 	// Recall: the embedder if it loads (else recall falls back to words and
 	// says why).
@@ -129,7 +132,7 @@ func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([
 	switch {
 	case err == nil:
 		opts = append(opts, mneme.WithEmbedder(em))
-	case need >= Recall && mneme.ErrorCode(err) == mneme.EUNAVAILABLE:
+	case need >= Writes && mneme.ErrorCode(err) == mneme.EUNAVAILABLE:
 		opts = append(opts, mneme.WithEmbedderError(err))
 	default:
 		return nil, err

@@ -35,6 +35,14 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 // importRecords loads JSON Lines written by export: ids kept, all or
 // nothing, as `mneme import`.
 func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
+	q, err := params(r, "require_embedding")
+	if err != nil {
+		return err
+	}
+	require, err := flag(q, "require_embedding")
+	if err != nil {
+		return err
+	}
 	data, err := readBody(r)
 	if err != nil {
 		return err
@@ -43,7 +51,7 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.eng.Import(r.Context(), recs, mneme.WriteOptions{})
+	res, err := s.eng.Import(r.Context(), recs, mneme.WriteOptions{RequireEmbedding: require})
 	if be := (*mneme.BatchError)(nil); errors.As(err, &be) {
 		return prefixed(fmt.Sprintf("line %d", lines[be.Index]), be.Err)
 	}

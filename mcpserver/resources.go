@@ -123,11 +123,15 @@ func (s *server) health(ctx context.Context, req *mcp.ReadResourceRequest) (any,
 		i := em.Info()
 		embedder["id"], embedder["version"], embedder["dimension"] = i.ID(), i.Version, i.Dim
 	}
-	records := map[string]int{"total": st.Total}
+	records := map[string]int{"total": st.Total, "pending_embeddings": st.PendingEmbeddings}
 	if len(scopeOf(req).Projects) == 0 { // the store-wide counters would tell about other projects
 		records["superseded"], records["expired"], records["secret"], records["documents"] = st.Superseded, st.Expired, st.Secret, st.Documents
 	}
-	return map[string]any{"status": "ok", "version": s.info.Version, "store": s.info.Store,
+	status := "ok"
+	if st.EmbedderError != nil {
+		status, embedder["last_error"] = "degraded", st.EmbedderError
+	}
+	return map[string]any{"status": status, "version": s.info.Version, "store": s.info.Store,
 		"embedder": embedder, "records": records}, nil
 }
 

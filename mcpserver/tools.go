@@ -15,26 +15,27 @@ import (
 // tools use, so an agent used to one of them is understood.
 
 type rememberInput struct {
-	Text        string         `json:"text" jsonschema:"the memory: one self-contained fact, decision, how-to or event, in plain sentences"`
-	Type        string         `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"semantic (a fact; the default), episodic (an event) or procedural (a how-to)"`
-	MemoryType  string         `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of type"`
-	Kind        string         `json:"kind,omitempty" jsonschema:"free subtype: note (the default), decision, learning, handoff, finding, …"`
-	Title       string         `json:"title,omitempty" jsonschema:"short title"`
-	Project     string         `json:"project,omitempty" jsonschema:"project it belongs to, like the repository's name (default: default)"`
-	ProjectID   string         `json:"project_id,omitempty" jsonschema:"alias of project"`
-	Tags        list           `json:"tags,omitempty" jsonschema:"tags: an array, or one string with commas"`
-	Source      string         `json:"source,omitempty" jsonschema:"where it came from: a URI or a path"`
-	OccurredAt  string         `json:"occurred_at,omitempty" jsonschema:"when it happened: RFC 3339, a date, or an age like 2d"`
-	TTL         string         `json:"ttl,omitempty" jsonschema:"forget it after this long: 90m, 72h, 30d, 2w"`
-	Key         string         `json:"key,omitempty" jsonschema:"topic key: a newer memory with the same key in the project supersedes the older one"`
-	Status      string         `json:"status,omitempty" enum:"active,draft,validated,published" jsonschema:"lifecycle state (default active)"`
-	Sensitivity string         `json:"sensitivity,omitempty" enum:"public,internal,secret" jsonschema:"internal (the default), public, or secret (never recalled over MCP)"`
-	Provenance  string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"how far it can be trusted"`
-	Meta        map[string]any `json:"meta,omitempty" jsonschema:"free metadata object"`
-	SessionID   string         `json:"session_id,omitempty" jsonschema:"session it comes from"`
-	RunID       string         `json:"run_id,omitempty" jsonschema:"run it comes from"`
-	Speaker     string         `json:"speaker,omitempty" jsonschema:"who said it"`
-	Redact      bool           `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the memory"`
+	Text             string         `json:"text" jsonschema:"the memory: one self-contained fact, decision, how-to or event, in plain sentences"`
+	Type             string         `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"semantic (a fact; the default), episodic (an event) or procedural (a how-to)"`
+	MemoryType       string         `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of type"`
+	Kind             string         `json:"kind,omitempty" jsonschema:"free subtype: note (the default), decision, learning, handoff, finding, …"`
+	Title            string         `json:"title,omitempty" jsonschema:"short title"`
+	Project          string         `json:"project,omitempty" jsonschema:"project it belongs to, like the repository's name (default: default)"`
+	ProjectID        string         `json:"project_id,omitempty" jsonschema:"alias of project"`
+	Tags             list           `json:"tags,omitempty" jsonschema:"tags: an array, or one string with commas"`
+	Source           string         `json:"source,omitempty" jsonschema:"where it came from: a URI or a path"`
+	OccurredAt       string         `json:"occurred_at,omitempty" jsonschema:"when it happened: RFC 3339, a date, or an age like 2d"`
+	TTL              string         `json:"ttl,omitempty" jsonschema:"forget it after this long: 90m, 72h, 30d, 2w"`
+	Key              string         `json:"key,omitempty" jsonschema:"topic key: a newer memory with the same key in the project supersedes the older one"`
+	Status           string         `json:"status,omitempty" enum:"active,draft,validated,published" jsonschema:"lifecycle state (default active)"`
+	Sensitivity      string         `json:"sensitivity,omitempty" enum:"public,internal,secret" jsonschema:"internal (the default), public, or secret (never recalled over MCP)"`
+	Provenance       string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"how far it can be trusted"`
+	Meta             map[string]any `json:"meta,omitempty" jsonschema:"free metadata object"`
+	SessionID        string         `json:"session_id,omitempty" jsonschema:"session it comes from"`
+	RunID            string         `json:"run_id,omitempty" jsonschema:"run it comes from"`
+	Speaker          string         `json:"speaker,omitempty" jsonschema:"who said it"`
+	Redact           bool           `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the memory"`
+	RequireEmbedding bool           `json:"require_embedding,omitempty" jsonschema:"fail when the embedding provider is down or slow, instead of storing the memory pending embedding (recall finds it by words until it is embedded)"`
 }
 
 type updateInput struct {
@@ -120,7 +121,7 @@ func (in *rememberInput) request() (mneme.RememberRequest, error) {
 	r := mneme.RememberRequest{Text: in.Text, Kind: in.Kind, Title: in.Title, Tags: in.Tags, Source: in.Source,
 		OccurredAt: in.OccurredAt, TTL: in.TTL, Key: in.Key, Status: mneme.Status(in.Status),
 		Sensitivity: mneme.Sensitivity(in.Sensitivity), Provenance: mneme.Provenance(in.Provenance),
-		SessionID: in.SessionID, RunID: in.RunID, Speaker: in.Speaker, Redact: in.Redact}
+		SessionID: in.SessionID, RunID: in.RunID, Speaker: in.Speaker, Redact: in.Redact, RequireEmbedding: in.RequireEmbedding}
 	var err error
 	r.Type = mneme.Type(pick(&err, f("type", in.Type), f("memory_type", in.MemoryType)))
 	r.Project = pick(&err, f("project", in.Project), f("project_id", in.ProjectID))

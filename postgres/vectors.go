@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -143,19 +144,38 @@ func (s *Store) CacheVectors(ctx context.Context, info mneme.EmbedderInfo, hashe
 }
 
 // Unembedded returns non-secret records without a vector from the home's
-// embedder.
-func (s *Store) Unembedded(ctx context.Context, limit int) ([]*mneme.Record, error) {
+// embedder in the order they were stored, after cursor (a rid).
+func (s *Store) Unembedded(ctx context.Context, cursor string, limit int) ([]*mneme.Record, string, error) {
+	after := int64(0)
+	if cursor != "" {
+		var err error
+		if after, err = strconv.ParseInt(cursor, 10, 64); err != nil {
+			return nil, "", mneme.Invalid("cursor %q is not one this store gave out", mneme.Clip(cursor))
+		}
+	}
 	sp, err := s.space(ctx, s.pool)
 	if err != nil || sp == nil {
-		return nil, s.translate(err, "find records to embed")
+		return nil, "", s.translate(err, "find records to embed")
 	}
-	rows, err := s.pool.Query(ctx, "SELECT "+columns+` FROM records r WHERE r.sensitivity != 'secret'
-		AND NOT EXISTS (SELECT 1 FROM `+sp.table+` v WHERE v.rid = r.rid) ORDER BY r.rid LIMIT $1`, limit)
+	rows, err := s.pool.Query(ctx, "SELECT r.rid, "+columns+` FROM records r WHERE r.rid > $1 AND r.sensitivity != 'secret'
+		AND NOT EXISTS (SELECT 1 FROM `+sp.table+` v WHERE v.rid = r.rid) ORDER BY r.rid LIMIT $2`, after, limit)
 	if err != nil {
-		return nil, s.translate(err, "find records to embed")
+		return nil, "", s.translate(err, "find records to embed")
 	}
-	recs, err := collect(rows)
-	return recs, s.translate(err, "find records to embed")
+	defer rows.Close()
+	var recs []*mneme.Record
+	var rid int64
+	for rows.Next() {
+		r, err := scanRecord(rows, &rid)
+		if err != nil {
+			return nil, "", s.translate(err, "find records to embed")
+		}
+		recs = append(recs, r)
+	}
+	if err := rows.Err(); err != nil || len(recs) == 0 {
+		return nil, "", s.translate(err, "find records to embed")
+	}
+	return recs, strconv.FormatInt(rid, 10), nil
 }
 
 // PutVectors stores each record's Vector by id.

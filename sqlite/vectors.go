@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
@@ -75,20 +76,48 @@ func (s *Store) CachedVectors(ctx context.Context, info mneme.EmbedderInfo, hash
 }
 
 // Unembedded returns non-secret records without a vector from the home's
-// embedder.
-func (s *Store) Unembedded(ctx context.Context, limit int) ([]*mneme.Record, error) {
+// embedder in the order they were stored, after cursor (a seq).
+func (s *Store) Unembedded(ctx context.Context, cursor string, limit int) ([]*mneme.Record, string, error) {
+	after, err := seqCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
 	info, ok, err := homeEmbedder(ctx, s.db)
 	if err != nil || !ok {
-		return nil, translate(err, "find records to embed")
+		return nil, "", translate(err, "find records to embed")
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT "+columns+` FROM records r WHERE r.sensitivity != 'secret'
+	rows, err := s.db.QueryContext(ctx, "SELECT r.seq, "+columns+` FROM records r WHERE r.seq > ? AND r.sensitivity != 'secret'
 		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = r.seq AND v.embedder = ? AND v.version = ?) ORDER BY r.seq LIMIT ?`,
-		info.ID(), info.Version, limit)
+		after, info.ID(), info.Version, limit)
 	if err != nil {
-		return nil, translate(err, "find records to embed")
+		return nil, "", translate(err, "find records to embed")
 	}
-	recs, err := collect(rows)
-	return recs, translate(err, "find records to embed")
+	defer rows.Close()
+	var recs []*mneme.Record
+	var seq int64
+	for rows.Next() {
+		r, err := scanRecordWith(rows, &seq)
+		if err != nil {
+			return nil, "", translate(err, "find records to embed")
+		}
+		recs = append(recs, r)
+	}
+	if err := rows.Err(); err != nil || len(recs) == 0 {
+		return nil, "", translate(err, "find records to embed")
+	}
+	return recs, strconv.FormatInt(seq, 10), nil
+}
+
+// seqCursor reads a cursor Unembedded gave out ("": from the first).
+func seqCursor(cursor string) (int64, error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	seq, err := strconv.ParseInt(cursor, 10, 64)
+	if err != nil {
+		return 0, mneme.Invalid("cursor %q is not one this store gave out", mneme.Clip(cursor))
+	}
+	return seq, nil
 }
 
 // PutVectors stores each record's Vector by id.

@@ -95,7 +95,7 @@ func runBench(a *app, args []string) error {
 	if err := a.benchStore(); err != nil {
 		return err
 	}
-	eng, err := a.open(config.Writes)
+	eng, err := a.open(config.Embedding)
 	if err != nil {
 		return err
 	}

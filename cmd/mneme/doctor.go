@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -176,16 +177,25 @@ func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string
 		add("vectors", false, fmt.Sprintf("stored vectors come from %s (%d dimensions), not the configured %s (%d dimensions)", home.ID(), home.Dim, info.ID(), info.Dim), "mneme reindex")
 		return
 	}
-	st, _ := eng.Stats(a.ctx)
-	if !hasHome && st.Total > st.Secret {
-		add("vectors", false, "no memory has a vector yet", "mneme reindex")
-		return
+	st, err := eng.Stats(a.ctx)
+	switch {
+	case err != nil:
+		add("vectors", false, mneme.ErrorMessage(err), "")
+	case st.PendingEmbeddings > 0:
+		add("vectors", false, pendingDetail(st), "mneme sync")
+	default:
+		add("vectors", true, "every memory that may be embedded has a vector", "")
 	}
-	if missing, err := eng.Store().Unembedded(a.ctx, 1); err == nil && len(missing) > 0 {
-		add("vectors", false, "some memories have no vector yet", "mneme reindex")
-		return
+}
+
+// pendingDetail says how many memories wait for a vector, and the
+// embedder's last failure.
+func pendingDetail(st mneme.Stats) string {
+	s := mneme.Plural(st.PendingEmbeddings, "memory waits", "memories wait") + " for a vector (pending embedding)"
+	if h := st.EmbedderError; h != nil {
+		s += fmt.Sprintf("; the embedder's last failure, at %s: %s", h.At.Format(time.RFC3339), h.Error)
 	}
-	add("vectors", true, "every memory that may be embedded has a vector", "")
+	return s
 }
 
 // report prints the checks and fails when one did.

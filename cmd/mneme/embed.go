@@ -61,7 +61,7 @@ func runEmbed(a *app, args []string) error {
 			return err
 		}
 	}
-	eng, err := a.open(config.Writes)
+	eng, err := a.open(config.Embedding)
 	if err != nil {
 		return err
 	}

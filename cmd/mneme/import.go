@@ -15,6 +15,7 @@ func init() {
 func runImport(a *app, args []string) error {
 	fs := a.flags()
 	redact := fs.Bool("redact", false, "mask credentials found in any field of a record instead of refusing")
+	require := fs.Bool("require-embedding", false, requireEmbeddingUsage)
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
@@ -38,7 +39,7 @@ func runImport(a *app, args []string) error {
 	defer eng.Close()
 	// One transaction: every line is checked before the first write, and a
 	// failure leaves the store as it was.
-	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact})
+	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact, RequireEmbedding: *require})
 	var be *mneme.BatchError
 	if errors.As(err, &be) {
 		return mneme.Prefix(fmt.Sprintf("line %d", lines[be.Index]), be.Err)
@@ -47,6 +48,7 @@ func runImport(a *app, args []string) error {
 		return err
 	}
 	total.ID = ""
+	a.notePending(total)
 	if a.json {
 		return a.printJSON(total)
 	}

@@ -33,6 +33,7 @@ func runIngest(a *app, args []string) error {
 	fs.Var(&tags, "tags", "tags for every chunk, comma-separated")
 	fs.StringVar(&sens, "sensitivity", "internal", "public, internal or secret")
 	fs.BoolVar(&o.Redact, "redact", false, "mask credentials found in files, their paths or --tags instead of refusing")
+	fs.BoolVar(&o.RequireEmbedding, "require-embedding", false, requireEmbeddingUsage)
 	fs.IntVar(&o.MaxTokens, "chunk-tokens", 400, "target chunk size in tokens")
 	fs.IntVar(&o.OverlapTokens, "overlap", -1, "tokens repeated between neighbouring chunks (default 1/8 of --chunk-tokens, at most 50; 0 for none)")
 	sync := fs.Bool("sync", false, "also forget files under the given directories that no longer exist")
@@ -87,6 +88,7 @@ func runIngest(a *app, args []string) error {
 	if skipped == nil {
 		skipped = []walk.Skip{}
 	}
+	a.notePending(res.WriteResult)
 	if a.json {
 		return a.printJSON(ingestOutput{IngestResult: res, SkippedFiles: skipped})
 	}

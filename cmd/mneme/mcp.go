@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,6 +30,8 @@ func runMCP(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	stopSync := keepEmbedding(a.ctx, eng, slog.New(slog.NewJSONHandler(a.stderr, nil)))
+	defer stopSync() // before the store closes
 	// Not the SDK's StdioTransport, which ends the session at the first
 	// line it cannot decode: a bad line is answered with an error.
 	return srv.Run(a.ctx, &mcpserver.StdioTransport{In: a.stdin, Out: a.stdout})

@@ -57,6 +57,7 @@ const (
 	WDEGRADED = "WDEGRADED" // a recall ran without a lane (vectors, the hypothesis) and says why
 	WMODELDIR = "WMODELDIR" // the model was fetched where mneme does not look for it
 	WKEPT     = "WKEPT"     // a temporary data directory was kept
+	WPENDING  = "WPENDING"  // a write stored memories without a vector, pending embedding
 )
 
 // warn tells the user something on standard error that is not an error:

@@ -21,7 +21,7 @@ func runReindex(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	eng, err := a.open(config.Writes)
+	eng, err := a.open(config.Embedding)
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,7 @@ func runRemember(a *app, args []string) error {
 	fs.StringVar(&r.RunID, "run", "", "run id")
 	fs.StringVar(&r.Speaker, "speaker", "", "who said it")
 	fs.BoolVar(&r.Redact, "redact", false, "mask credentials found in any field (text, title, tags, key, source, meta, …) instead of refusing")
+	fs.BoolVar(&r.RequireEmbedding, "require-embedding", false, requireEmbeddingUsage)
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
@@ -70,6 +71,7 @@ func runRemember(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	a.notePending(res)
 	if a.json {
 		return a.printJSON(res)
 	}

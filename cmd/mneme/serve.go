@@ -68,6 +68,8 @@ func runServe(a *app, args []string) error {
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	ctx, stop := signal.NotifyContext(a.ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stopSync := keepEmbedding(ctx, eng, log)
+	defer stopSync() // before the store closes
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(ln) }()
 	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens),

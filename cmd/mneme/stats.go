@@ -30,6 +30,9 @@ func runStats(a *app, args []string) error {
 	}
 	fmt.Fprintf(a.stdout, "%d memories (%d superseded, %d expired, %d secret), %d documents\n",
 		st.Total, st.Superseded, st.Expired, st.Secret, st.Documents)
+	if st.PendingEmbeddings > 0 || st.EmbedderError != nil {
+		fmt.Fprintf(a.stdout, "%s: `mneme sync` embeds them\n", pendingDetail(st))
+	}
 	for _, p := range st.Projects {
 		types := make([]string, 0, len(p.Types))
 		for t := range p.Types {

@@ -201,7 +201,7 @@ func testReindexResumes(t *testing.T, f *fixture) {
 
 func unembeddedAll(t *testing.T, f *fixture) int {
 	t.Helper()
-	recs, err := f.eng.Store().Unembedded(f.ctx, 100_000)
+	recs, _, err := f.eng.Store().Unembedded(f.ctx, "", 100_000)
 	if err != nil {
 		t.Fatal(err)
 	}

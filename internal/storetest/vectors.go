@@ -24,7 +24,7 @@ func withEmbedder(t *testing.T, f *fixture, dim int) *hash.Embedder {
 
 func unembedded(t *testing.T, f *fixture) int {
 	t.Helper()
-	recs, err := f.eng.Store().Unembedded(f.ctx, 100)
+	recs, _, err := f.eng.Store().Unembedded(f.ctx, "", 100)
 	if err != nil {
 		t.Fatal(err)
 	}
