@@ -142,18 +142,29 @@ func TestRecallDegradesWithoutVectors(t *testing.T) {
 	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "goreleaser", K: 3, Mode: mneme.Vector}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE {
 		t.Fatalf("vector mode without an embedder: %v, want EUNAVAILABLE", err)
 	}
-	// A write would store a memory the vector lane never sees: refused,
-	// unless the memory is secret (never embedded).
+	// A write does not wait for the model: the memory is stored pending
+	// embedding and the write says why; one that requires embedding fails
+	// as before (changed by design: writes used to fail). A secret memory
+	// is never embedded, so never pending.
 	before, _ := eng.Stats(context.Background())
-	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "a new fact"}}, mneme.WriteOptions{}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE ||
+	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "a required fact"}}, mneme.WriteOptions{RequireEmbedding: true}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE ||
 		!strings.Contains(mneme.ErrorMessage(err), "run scripts/fetch-model") {
-		t.Fatalf("remember without the embedder: %v, want EUNAVAILABLE", err)
+		t.Fatalf("remember requiring the embedder: %v, want EUNAVAILABLE", err)
 	}
-	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "the vault pin", Sensitivity: mneme.Secret}}, mneme.WriteOptions{}); err != nil {
-		t.Fatalf("a secret memory needs no embedder: %v", err)
+	res2, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "a new fact"}}, mneme.WriteOptions{})
+	if err != nil || res2.PendingEmbeddings != 1 || !strings.Contains(res2.PendingReason, "run scripts/fetch-model") {
+		t.Fatalf("remember without the embedder: %+v, %v, want 1 pending", res2, err)
 	}
-	if after, _ := eng.Stats(context.Background()); after.Total != before.Total+1 {
-		t.Fatalf("records %d -> %d, want one more (the secret)", before.Total, after.Total)
+	if res2, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "the vault pin", Sensitivity: mneme.Secret}}, mneme.WriteOptions{}); err != nil || res2.PendingEmbeddings != 0 {
+		t.Fatalf("a secret memory needs no embedder: %+v, %v", res2, err)
+	}
+	after, _ := eng.Stats(context.Background())
+	if after.Total != before.Total+2 || after.PendingEmbeddings != before.PendingEmbeddings+1 || after.EmbedderError == nil ||
+		!strings.Contains(after.EmbedderError.Error, "run scripts/fetch-model") {
+		t.Fatalf("records %d -> %d, pending %d -> %d, last error %+v: want two more, one pending", before.Total, after.Total, before.PendingEmbeddings, after.PendingEmbeddings, after.EmbedderError)
+	}
+	if hits := recall(t, eng, mneme.Query{Text: "new fact", Mode: mneme.Lexical}).Hits; len(hits) != 1 {
+		t.Fatalf("lexical recall of the pending memory: %d hits", len(hits))
 	}
 	other, _ := hash.New(32) // not the home's embedder
 	eng = reopen(eng.Store(), mneme.WithEmbedder(other))
@@ -324,7 +335,7 @@ func TestRecallSpeakerMatch(t *testing.T) {
 // hybrid recall, in the order lexical mode gives them, and a strong word
 // match among them is not buried under weaker embedded ones; the result is
 // degraded, counts them under the filter and names the fix, until
-// `mneme reindex` embeds them.
+// `mneme sync` embeds them.
 func TestRecallPartlyEmbedded(t *testing.T) {
 	ctx := context.Background()
 	eng := engine(t)
@@ -364,7 +375,7 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 	for _, fusion := range []mneme.Fusion{mneme.Weighted, mneme.RRF} {
 		hybrid := recall(t, eng, mneme.Query{Text: query, K: 30, Fusion: fusion})
 		if !hybrid.Degraded || hybrid.Unembedded != 13 || !strings.Contains(hybrid.DegradedReason, "13 records passing the filter have no vector") ||
-			!strings.Contains(hybrid.DegradedReason, "run `mneme reindex`") {
+			!strings.Contains(hybrid.DegradedReason, "run `mneme sync`") {
 			t.Fatalf("%s: degraded %v, %d unembedded: %q", fusion, hybrid.Degraded, hybrid.Unembedded, hybrid.DegradedReason)
 		}
 		rrf := func(rank int) float64 { return float64(min(rank, 1)) / float64(60+rank) }

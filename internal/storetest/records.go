@@ -214,11 +214,12 @@ func testStats(t *testing.T, f *fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stored without an embedder, the non-secret records wait for a vector.
 	want := []mneme.ProjectStats{
-		{Project: "a", Total: 2, Types: map[string]int{"episodic": 1, "semantic": 1}},
+		{Project: "a", Total: 2, Types: map[string]int{"episodic": 1, "semantic": 1}, PendingEmbeddings: 2},
 		{Project: "b", Total: 1, Types: map[string]int{"semantic": 1}},
 	}
-	if st.Total != 3 || st.Secret != 1 || !reflect.DeepEqual(st.Projects, want) {
+	if st.Total != 3 || st.Secret != 1 || st.PendingEmbeddings != 2 || !reflect.DeepEqual(st.Projects, want) {
 		t.Fatalf("stats = %+v", st)
 	}
 }
@@ -298,9 +299,9 @@ func testStatsClearance(t *testing.T, f *fixture) {
 			t.Fatal(err)
 		}
 		want := []mneme.ProjectStats{
-			{Project: "a", Total: 1, Types: map[string]int{"episodic": 1}},
-			{Project: "c", Total: 2, Types: map[string]int{"semantic": 2}},
-			{Project: "d", Total: 1, Types: map[string]int{"semantic": 1}},
+			{Project: "a", Total: 1, Types: map[string]int{"episodic": 1}, PendingEmbeddings: 1},
+			{Project: "c", Total: 2, Types: map[string]int{"semantic": 2}, PendingEmbeddings: 2},
+			{Project: "d", Total: 1, Types: map[string]int{"semantic": 1}, PendingEmbeddings: 1},
 		}
 		if st.Total != 4 || st.Secret != 0 || st.Superseded != 1 || st.Expired != 0 || st.Documents != 1 || !reflect.DeepEqual(st.Projects, want) {
 			t.Fatalf("%s clearance: stats = %+v", sc.Name, st)

@@ -22,7 +22,7 @@ const (
 	Records   Role = "records"   // mneme.RecordStore, and the write rules
 	Search    Role = "search"    // mneme.SearchStore: both lanes under filters
 	Documents Role = "documents" // mneme.DocumentStore
-	Vectors   Role = "vectors"   // mneme.VectorStore: the home's embedder, vectors, cache
+	Vectors   Role = "vectors"   // mneme.VectorStore: the home's embedder, vectors, cache, pending embedding (and mneme.PendingStore)
 )
 
 var suites = map[Role]map[string]func(*testing.T, *fixture){
@@ -60,6 +60,10 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"CacheVectors":      testCacheVectors,
 		"ImportResumes":     testImportResumes,
 		"ReindexResumes":    testReindexResumes,
+		"PendingWrites":     testPendingWrites,
+		"SyncResumes":       testSyncResumes,
+		"UnembeddedCursor":  testUnembeddedCursor,
+		"Notes":             testNotes,
 	},
 }
 
