@@ -23,7 +23,7 @@ import (
 )
 
 // The crash test kills the real binary with SIGKILL at random moments of
-// import, ingest, reindex and a stream of remember commands, then checks the
+// import, ingest, reindex, sync and a stream of remember commands, then checks the
 // home: SQLite's integrity check passes, every acknowledged write is there
 // (an import whole or not at all, an ingested file whole or not at all,
 // every remember that exited 0), recall works, and doctor is green after
@@ -73,7 +73,8 @@ func TestCrashRecovery(t *testing.T) {
 	}{
 		{"import", crashImport},
 		{"ingest", crashIngest},
-		{"reindex", crashReindex},
+		{"reindex", crashEmbed("reindex")},
+		{"sync", crashEmbed("sync")},
 		{"remember", crashRemember},
 	}
 	start := time.Now()
@@ -494,39 +495,44 @@ func crashIngest(t *testing.T, c *crashRun) {
 	}
 }
 
-// crashReindex: records imported without vectors, then reindexed with the
-// hashing embedder and killed. Nothing is lost; doctor names reindex as the
-// fix when memories are left without a vector, and after it, is green.
-func crashReindex(t *testing.T, c *crashRun) {
+// crashEmbed: records imported without vectors, then embedded with the
+// hashing embedder by cmd (reindex, or sync: pending embedding) and
+// killed. Nothing is lost; doctor names sync as the fix when memories are
+// left without a vector, and after cmd runs again (resuming), is green.
+func crashEmbed(cmd string) func(t *testing.T, c *crashRun) {
+	return func(t *testing.T, c *crashRun) { crashEmbedWith(t, c, cmd) }
+}
+
+func crashEmbedWith(t *testing.T, c *crashRun, cmd string) {
 	file := writeImportFile(t, c.input)
 	root := t.TempDir()
 	base := filepath.Join(root, "base")
 	ok(t, base, "import", file, "--embedder", "none")
 	ref := filepath.Join(root, "reference")
 	copyHome(t, base, ref)
-	r := runKilled(t, ref, -1, "reindex", "--embedder", "hash", "--json")
+	r := runKilled(t, ref, -1, cmd, "--embedder", "hash", "--json")
 	if r.code != 0 {
-		t.Fatalf("reference reindex: exit %d: %s", r.code, r.stderr)
+		t.Fatalf("reference %s: exit %d: %s", cmd, r.code, r.stderr)
 	}
 	for i := range c.trials {
 		home := trialHome(root, i)
 		copyHome(t, base, home)
 		d := c.delay(r.took)
-		k := runKilled(t, home, d, "reindex", "--embedder", "hash", "--json")
+		k := runKilled(t, home, d, cmd, "--embedder", "hash", "--json")
 		integrity(t, home)
 		label := fmt.Sprintf("trial %d (kill after %v of a %v run)", i, d.Round(time.Millisecond), r.took.Round(time.Millisecond))
 		if !k.killed && k.code != 0 {
 			t.Fatalf("%s: exit %d: %s", label, k.code, k.stderr)
 		}
 		if total := statsTotal(t, home); total != crashImportRecords {
-			t.Fatalf("%s: %d of %d records after the reindex", label, total, crashImportRecords)
+			t.Fatalf("%s: %d of %d records after the %s", label, total, crashImportRecords, cmd)
 		}
 		failed := afterCrash(t, home, crashImportRecords)
 		outcome := map[bool]string{true: "killed", false: "finished"}[k.killed]
 		switch {
 		case len(failed) == 0:
 			outcome += " (all embedded)"
-		case len(failed) == 1 && failed[0] == "vectors: mneme reindex" && k.killed:
+		case len(failed) == 1 && failed[0] == "vectors: mneme sync" && k.killed:
 			outcome += " (some left to embed)"
 		default:
 			t.Fatalf("%s: doctor after recall: %q", label, failed)
@@ -537,9 +543,9 @@ func crashReindex(t *testing.T, c *crashRun) {
 			c.note("temporary snapshot left, swept")
 		}
 		if len(failed) > 0 {
-			ok(t, home, "reindex", "--embedder", "hash")
+			ok(t, home, cmd, "--embedder", "hash")
 			if failed := afterCrash(t, home, crashImportRecords); len(failed) > 0 {
-				t.Fatalf("%s: doctor after the second reindex: %q", label, failed)
+				t.Fatalf("%s: doctor after the second %s: %q", label, cmd, failed)
 			}
 		}
 		os.RemoveAll(home)

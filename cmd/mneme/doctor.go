@@ -156,6 +156,7 @@ func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string
 			fix = "fix the embedder settings (--embedder, MNEME_EMBEDDER, config.json)"
 		}
 		add("embedder", false, mneme.ErrorMessage(err), fix)
+		a.checkPending(eng, add)
 		return
 	}
 	home, hasHome, _ := eng.Store().HomeEmbedder(a.ctx)
@@ -170,6 +171,7 @@ func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string
 	info := em.Info()
 	if _, err := em.Embed(a.ctx, []string{"mneme doctor"}); err != nil {
 		add("embedder", false, fmt.Sprintf("%s: %s", info.ID(), mneme.ErrorMessage(err)), "")
+		a.checkPending(eng, add)
 		return
 	}
 	add("embedder", true, fmt.Sprintf("%s version %s, %d dimensions: answers", info.ID(), info.Version, info.Dim), "")
@@ -177,6 +179,11 @@ func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string
 		add("vectors", false, fmt.Sprintf("stored vectors come from %s (%d dimensions), not the configured %s (%d dimensions)", home.ID(), home.Dim, info.ID(), info.Dim), "mneme reindex")
 		return
 	}
+	a.checkPending(eng, add)
+}
+
+// checkPending reports the memories waiting for a vector, and why.
+func (a *app) checkPending(eng *mneme.Engine, add func(string, bool, string, string)) {
 	st, err := eng.Stats(a.ctx)
 	switch {
 	case err != nil:

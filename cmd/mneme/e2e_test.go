@@ -88,6 +88,8 @@ type writeJSON struct {
 	Inserted, Updated int
 	Skipped           int `json:"skipped_duplicates"`
 	Chunks            int
+	PendingEmbeddings int    `json:"pending_embeddings"`
+	PendingReason     string `json:"pending_reason"`
 }
 
 type recallJSON struct {
