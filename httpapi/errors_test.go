@@ -92,8 +92,10 @@ func TestConflict(t *testing.T) {
 	e.wantError(e.do("POST", "/v1/memories", nil, mneme.RememberRequest{Text: "second"}), http.StatusConflict, mneme.ECONFLICT, "reindex")
 }
 
-// TestUnavailable: vector recall and writes without a working embedder
-// are 503; hybrid recall degrades to words and says so.
+// TestUnavailable: vector recall and writes that require embedding
+// without a working embedder are 503 (other writes are stored pending
+// embedding: they used to be 503 too); hybrid recall degrades to words and
+// says so.
 func TestUnavailable(t *testing.T) {
 	e := newEnv(t, httpapi.Config{})
 	e.remember(nil, mneme.RememberRequest{Text: "Releases are cut on Tuesdays."})
@@ -101,7 +103,19 @@ func TestUnavailable(t *testing.T) {
 	e.wantError(e.do("POST", "/v1/recall", nil, `{"query":"releases","mode":"vector"}`), http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
 	e.wantError(e.do("POST", "/v1/recall/batch", nil, `{"requests":[{"query":"releases"},{"query":"releases","mode":"vector"}]}`),
 		http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "requests[1]: the embedding provider is down")
-	e.wantError(e.do("POST", "/v1/memories", nil, `{"text":"stored without a vector?"}`), http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
+	e.wantError(e.do("POST", "/v1/memories", nil, `{"text":"stored with a vector?","require_embedding":true}`), http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
+	e.wantError(e.do("POST", "/v1/import?require_embedding=true", nil, `{"id":"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e","text":"imported"}`),
+		http.StatusServiceUnavailable, mneme.EUNAVAILABLE, "provider is down")
+	var w mneme.WriteResult
+	e.want(e.do("POST", "/v1/memories", nil, `{"text":"stored without a vector"}`), http.StatusCreated, &w)
+	if w.PendingEmbeddings != 1 || w.PendingReason != "the embedding provider is down" {
+		t.Fatalf("remember with the provider down: %+v", w)
+	}
+	var st mneme.Stats
+	e.want(e.do("GET", "/v1/stats", nil, nil), http.StatusOK, &st)
+	if st.PendingEmbeddings != 1 || st.EmbedderError == nil {
+		t.Fatalf("stats with a memory pending: %+v", st)
+	}
 	var res mneme.RecallResponse
 	e.want(e.do("POST", "/v1/recall", nil, `{"query":"releases"}`), http.StatusOK, &res)
 	if !res.Degraded || len(res.Hits) != 1 {

@@ -109,8 +109,20 @@ func TestErrorTranscript(t *testing.T) {
 	}
 	down := mneme.NewEngine(eng.Store(), mneme.WithClock(now), mneme.WithEmbedderError(mneme.Errorf(mneme.EUNAVAILABLE, "the embedding provider is down")))
 	cs = connect(t, down, now, nil)
-	if res := call(t, cs, "remember", args{"text": "stored without a vector?"}); !res.IsError || !strings.HasPrefix(text(res), "EUNAVAILABLE: the embedding provider is down") {
-		t.Errorf("remember with the provider down: %s, want EUNAVAILABLE", text(res))
+	// With the provider down a memory is stored pending embedding (it used
+	// to be refused), unless the call requires embedding.
+	if res := call(t, cs, "remember", args{"text": "stored without a vector"}); res.IsError || !strings.Contains(text(res), `"pending_embeddings":1`) {
+		t.Errorf("remember with the provider down: %s, want it pending", text(res))
+	}
+	if res := call(t, cs, "remember", args{"text": "stored with a vector?", "require_embedding": true}); !res.IsError || !strings.HasPrefix(text(res), "EUNAVAILABLE: the embedding provider is down") {
+		t.Errorf("remember requiring embedding with the provider down: %s, want EUNAVAILABLE", text(res))
+	}
+	health, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mneme://health"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := health.Contents[0].Text; !strings.Contains(h, `"pending_embeddings": 2`) || !strings.Contains(h, `"last_error"`) || !strings.Contains(h, `"status": "degraded"`) {
+		t.Errorf("health with two memories pending (one stored without an embedder, above): %s", h)
 	}
 	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "mneme://nope"}); err == nil {
 		t.Error("reading an unknown resource succeeded")
