@@ -196,7 +196,7 @@ func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 			for mk, mv := range v.(args) {
 				argv = append(argv, "--meta", fmt.Sprintf("%s=%v", mk, mv))
 			}
-		case "dry_run", "report", "explain":
+		case "dry_run", "report", "explain", "require_embedding":
 			if v == true {
 				argv = append(argv, flag)
 			}
@@ -267,9 +267,11 @@ func (h *httpSurface) do(t *testing.T, op string, in args) (any, string) {
 // mcpSurface calls `mneme mcp` through the Go SDK's client.
 type mcpSurface struct{ session *mcp.ClientSession }
 
-func newMCPSurface(t *testing.T) *mcpSurface {
+func newMCPSurface(t *testing.T) *mcpSurface { return mcpSurfaceAt(t, t.TempDir()) }
+
+func mcpSurfaceAt(t *testing.T, home string) *mcpSurface {
 	cmd := exec.Command(bin, "mcp")
-	cmd.Env = append(os.Environ(), "MNEME_HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "MNEME_HOME="+home)
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "parity", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -214,3 +214,44 @@ func TestServeEmbedsPending(t *testing.T) {
 		httpJSON(t, "GET", s.url+"/v1/stats", "", &st)
 	}
 }
+
+// TestPendingParity: with the provider unreachable, the CLI, `mneme serve`
+// and `mneme mcp` store a memory pending alike, refuse one that requires
+// embedding alike, and count it alike.
+func TestPendingParity(t *testing.T) {
+	t.Setenv("MNEME_EMBEDDER", "")
+	url := refusedURL(t)
+	home := func() string {
+		h := t.TempDir()
+		useProvider(t, h, "ollama", url)
+		return h
+	}
+	surfaces := map[string]surface{"cli": &cliSurface{home: home()}, "http": &httpSurface{serve(t, home())}, "mcp": mcpSurfaceAt(t, home())}
+	for i, st := range []struct {
+		op   string
+		in   args
+		code string
+	}{
+		{"remember", args{"text": "written while the provider is down", "project": "ops"}, ""},
+		{"remember", args{"text": "must be embedded", "project": "ops", "require_embedding": true}, "EUNAVAILABLE"},
+		{"stats", args{}, ""},
+	} {
+		results := map[string]string{}
+		for name, s := range surfaces {
+			out, code := s.do(t, st.op, st.in)
+			if code != st.code {
+				t.Fatalf("step %d %s on %s: code %q, want %q (%v)", i, st.op, name, code, st.code, out)
+			}
+			results[name] = code
+			if code == "" {
+				results[name] = normalise(t, st.op, clone(out), nil)
+			}
+		}
+		if results["cli"] != results["http"] || results["cli"] != results["mcp"] {
+			t.Errorf("step %d %s differs:\ncli  %s\nhttp %s\nmcp  %s", i, st.op, results["cli"], results["http"], results["mcp"])
+		}
+		if st.code == "" && !strings.Contains(results["cli"], `"pending_embeddings":1`) {
+			t.Errorf("step %d %s while down: %s", i, st.op, results["cli"])
+		}
+	}
+}
