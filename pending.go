@@ -179,7 +179,9 @@ func (e *Engine) KeepEmbedding(ctx context.Context, every time.Duration, report 
 	id, errWait := e.embedder.Info().ID(), every
 	for {
 		if h, err := e.health(ctx); err == nil && h.skips(id, e.now()) {
-			if !pause(ctx, h.RetryAt.Sub(e.now()), nil) {
+			// Checked again every interval: another process may have seen
+			// the embedder answer.
+			if !pause(ctx, min(h.RetryAt.Sub(e.now()), every), nil) {
 				return
 			}
 			continue
