@@ -8,11 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/internal/benchdata"
 )
 
 // provider is a local embedding server speaking Ollama's and OpenAI's
@@ -24,7 +27,7 @@ type provider struct {
 	calls atomic.Int64
 }
 
-func newProvider(t *testing.T, mode string) *provider {
+func newProvider(t testing.TB, mode string) *provider {
 	p := &provider{}
 	p.mode.Store(mode)
 	p.Server = httptest.NewServer(http.HandlerFunc(p.serve))
@@ -65,7 +68,7 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // refusedURL is the URL of a port nothing listens on.
-func refusedURL(t *testing.T) string {
+func refusedURL(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +78,7 @@ func refusedURL(t *testing.T) string {
 }
 
 // useProvider configures home's embedder: provider (ollama or openai) at url.
-func useProvider(t *testing.T, home, provider, url string) {
+func useProvider(t testing.TB, home, provider, url string) {
 	t.Helper()
 	os.MkdirAll(home, 0o700)
 	cfg := fmt.Sprintf(`{"embedder":{"provider":%q,"url":%q,"model":"fake","dim":8}}`, provider, url)
@@ -253,5 +256,49 @@ func TestPendingParity(t *testing.T) {
 		if st.code == "" && !strings.Contains(results["cli"], `"pending_embeddings":1`) {
 			t.Errorf("step %d %s while down: %s", i, st.op, results["cli"])
 		}
+	}
+}
+
+// BenchmarkCLIRememberUnreachable: one `mneme remember` of a short record,
+// process start included, while the embedding provider (Ollama's API)
+// cannot be reached: its port refuses connections, or it accepts them and
+// never answers (the warm-up write waits out the 2.1 s a write gives it,
+// which marks it down for 5 s; "probes" counts the writes that asked it
+// again when a backoff ended, each waiting 2.1 s); and, in the same run,
+// with --embedder none.
+func BenchmarkCLIRememberUnreachable(b *testing.B) {
+	b.Setenv("MNEME_EMBEDDER", "")
+	for _, c := range []string{"none", "refused", "hang"} {
+		b.Run("provider="+c, func(b *testing.B) {
+			home := b.TempDir()
+			var flags []string
+			var p *provider
+			switch c {
+			case "none":
+				flags = []string{"--embedder", "none"}
+			case "refused":
+				useProvider(b, home, "ollama", refusedURL(b))
+			case "hang":
+				p = newProvider(b, "hang")
+				useProvider(b, home, "ollama", p.URL)
+			}
+			run := func(text string) {
+				cmd := exec.Command(bin, append([]string{"remember", text, "--home", home}, flags...)...)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+			}
+			run("warm up")
+			var lat []time.Duration
+			for i := 0; b.Loop(); i++ {
+				t0 := time.Now()
+				run(fmt.Sprintf("short memory number %d about the build", i))
+				lat = append(lat, time.Since(t0))
+			}
+			benchdata.ReportPercentiles(b, lat)
+			if p != nil { // the writes that asked it again, its backoff over, and waited
+				b.ReportMetric(float64(p.calls.Load()-1), "probes")
+			}
+		})
 	}
 }
