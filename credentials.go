@@ -2,7 +2,9 @@ package mneme
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -95,7 +97,41 @@ func credentialError(name, v string, found []secret.Finding) error {
 	if name == "text" {
 		what = "the text" // the message every surface has always given
 	}
-	return Invalid("%s contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", what, describeIn(name, v, found))
+	c := &CredentialFound{Field: name, Found: describeIn(name, v, found)}
+	return &Error{Code: EINVALID, Err: c,
+		Message: fmt.Sprintf("%s contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", what, c.Found)}
+}
+
+// CredentialFound is the cause of a record refused for a credential: the
+// field that holds it (text, tags[2], meta.db.url) and what was found.
+type CredentialFound struct {
+	ID    string `json:"id,omitempty"` // the stored record's, in an audit
+	Field string `json:"field"`
+	Found string `json:"found"`
+}
+
+func (c *CredentialFound) Error() string { return c.Field + " contains a credential (" + c.Found + ")" }
+
+// AuditCredentials finds the stored records, secret ones aside, that hold
+// a credential in a field every reader sees: records written before every
+// field was checked (only the title and text were), or imported from a
+// home that was. Each is reported once, by the first field that holds one.
+func (e *Engine) AuditCredentials(ctx context.Context) ([]CredentialFound, error) {
+	out := []CredentialFound{}
+	err := e.Each(ctx, Filter{IncludeSuperseded: true, IncludeExpired: true}, func(r *Record) error {
+		if r.Sensitivity == Secret {
+			return nil
+		}
+		c := *r
+		var found *CredentialFound
+		if errors.As(checkCredentials(&c, false), &found) {
+			f := *found
+			f.ID = r.ID
+			out = append(out, f)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // describeIn says what was found in the field name, with line numbers in
