@@ -113,9 +113,9 @@ type CredentialFound struct {
 func (c *CredentialFound) Error() string { return c.Field + " contains a credential (" + c.Found + ")" }
 
 // AuditCredentials finds the stored records, secret ones aside, that hold
-// a credential in a field every reader sees: records written before every
-// field was checked (only the title and text were), or imported from a
-// home that was. Each is reported once, by the first field that holds one.
+// a credential in a field every reader sees: records written by a version
+// that checked only the title and text, or copied from such a home. Each
+// is reported once, by the first field that holds one.
 func (e *Engine) AuditCredentials(ctx context.Context) ([]CredentialFound, error) {
 	out := []CredentialFound{}
 	err := e.Each(ctx, Filter{IncludeSuperseded: true, IncludeExpired: true}, func(r *Record) error {
