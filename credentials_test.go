@@ -288,6 +288,15 @@ func TestCredentialPatch(t *testing.T) {
 	if got := stored(t, eng, id, mneme.Internal); strings.Contains(got, "Sup3rS3cret") || strings.Contains(got, ghToken) {
 		t.Fatalf("a refused patch was stored: %s", got)
 	}
+	// Masked with redact, in whichever field.
+	r, err := eng.Patch(ctx, id, mneme.Patch{Tags: &[]string{"ops", "token=" + ghToken}, Key: ptr("db/" + pgURL), Redact: true}, mneme.Internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stored(t, eng, r.ID, mneme.Internal); strings.Contains(got, "Sup3rS3cret") || strings.Contains(strings.ToLower(got), strings.ToLower(ghToken)) ||
+		strings.Count(strings.ToLower(got), "[redacted:") != 2 {
+		t.Fatalf("a redacted patch: %s", got)
+	}
 	// Made secret in the same patch, it is accepted.
 	if _, err := eng.Patch(ctx, id, mneme.Patch{Tags: &[]string{"token=" + ghToken}, Sensitivity: ptr(mneme.Secret)}, mneme.Internal); err != nil {
 		t.Fatal(err)

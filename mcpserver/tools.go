@@ -49,6 +49,7 @@ type updateInput struct {
 	Provenance  *string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"new provenance"`
 	Meta        *map[string]any `json:"meta,omitempty" jsonschema:"replace the metadata object"`
 	TTL         *string         `json:"ttl,omitempty" jsonschema:"forget it after this long from now, like 30d (empty removes the expiry)"`
+	Redact      bool            `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the change"`
 }
 
 type getInput struct {
@@ -148,7 +149,7 @@ func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 }
 
 func (in *updateInput) patch() (mneme.Patch, error) {
-	p := mneme.Patch{Text: in.Text, Title: in.Title, Kind: in.Kind, Key: in.Key, TTL: in.TTL,
+	p := mneme.Patch{Text: in.Text, Title: in.Title, Kind: in.Kind, Key: in.Key, TTL: in.TTL, Redact: in.Redact,
 		Status: (*mneme.Status)(in.Status), Sensitivity: (*mneme.Sensitivity)(in.Sensitivity), Provenance: (*mneme.Provenance)(in.Provenance)}
 	if in.Tags != nil {
 		p.Tags = (*[]string)(in.Tags)
