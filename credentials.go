@@ -13,7 +13,8 @@ import (
 
 // checkCredentials refuses, or with redact masks, the credentials in every
 // free-form string of r: the title and text, and the project, kind, key,
-// tags, source, session, run, speaker and every key and string of meta,
+// tags, source, session, run, speaker, who promoted it and every key and
+// string of meta,
 // which are stored and shown to every reader just as the text is. The error
 // names the first field that holds one (tags[2], meta.db.url). The other
 // string fields are enums, ids and hashes that validation holds to a fixed
@@ -56,6 +57,17 @@ func checkCredentials(r *Record, redact bool) error {
 		}
 		if s != *r.Source {
 			r.Source = &s
+		}
+	}
+	for i := range r.Promotions { // by names a token or a user; an import may bring anything
+		p := &r.Promotions[i]
+		by := p.By
+		if err := checkString("promotions["+strconv.Itoa(i)+"].by", &by, MaxFieldBytes, redact); err != nil {
+			return err
+		}
+		if by != p.By {
+			r.Promotions = append([]Promotion(nil), r.Promotions...)
+			r.Promotions[i].By = by
 		}
 	}
 	meta, err := checkMeta(r.Meta, redact)
