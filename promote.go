@@ -98,12 +98,12 @@ func (e *Engine) Promote(ctx context.Context, req PromoteRequest, clearance Sens
 		return PromoteResult{}, err
 	}
 	prior, err := e.builtBefore(ctx, built, clearance)
-	if err != nil || prior != nil {
-		if err == nil {
-			prior.Links = unionLinks(prior.Links, built.Links)
-			return e.upgrade(ctx, prior, req, entry)
-		}
+	switch {
+	case err != nil:
 		return PromoteResult{}, err
+	case prior != nil:
+		prior.Links = unionLinks(prior.Links, built.Links)
+		return e.upgrade(ctx, prior, req, entry)
 	}
 	return e.create(ctx, built, entry)
 }
@@ -238,9 +238,6 @@ func derive(req PromoteRequest, srcs []*Record) (*Record, error) {
 		if s := first.Source; s != nil && s.URI != "" { // where it came from, not a chunk of its document
 			r.Source = &Source{URI: s.URI, LineStart: s.LineStart, LineEnd: s.LineEnd}
 		}
-	}
-	if r.Provenance == "" && len(srcs) > 1 {
-		r.Provenance = Cited
 	}
 	return r, nil
 }

@@ -16,7 +16,7 @@ func promoteFixture(t *testing.T) (*mneme.Engine, map[string]string) {
 	t.Helper()
 	day := func(d int) *time.Time { tm := now.AddDate(0, 0, -d); return &tm }
 	eng := engine(t,
-		mneme.Record{Text: "The build broke: the cache volume was full; pruning it fixed the build.", Type: mneme.Episodic, Kind: "learning", Tags: []string{"build"}, OccurredAt: day(3), Title: "Full cache"},
+		mneme.Record{Text: "The build broke: the cache volume was full; pruning it fixed the build.", Type: mneme.Episodic, Kind: "learning", Tags: []string{"build"}, OccurredAt: day(3), Title: "Full cache", Provenance: mneme.Verified},
 		mneme.Record{Text: "Pruned docker volumes again after the nightly build failed.", Type: mneme.Episodic, Kind: "learning", Tags: []string{"ops"}, OccurredAt: day(1)},
 		mneme.Record{Text: "Staging runs Postgres 17.", Type: mneme.Semantic, Key: "staging-db"},
 		mneme.Record{Text: "The release checklist lives in docs/release.md.", Type: mneme.Semantic, Status: mneme.Published},
@@ -116,7 +116,7 @@ func TestPromote(t *testing.T) {
 	want := []mneme.Promotion{{At: now, By: "ada", ToType: mneme.Semantic, ToStatus: mneme.Validated,
 		From: []mneme.PromotedFrom{from("cache", mneme.Episodic, mneme.Active)}}}
 	switch {
-	case fact.Type != mneme.Semantic || fact.Status != mneme.Validated || fact.Text != src.Text || fact.Title != "Full cache" || fact.Kind != "learning":
+	case fact.Type != mneme.Semantic || fact.Status != mneme.Validated || fact.Text != src.Text || fact.Title != "Full cache" || fact.Kind != "learning" || fact.Provenance != mneme.Verified:
 		t.Fatalf("fact = %+v", fact)
 	case !reflect.DeepEqual(fact.Links, []mneme.Link{{Type: mneme.LinkDerivedFrom, Target: src.ID}}):
 		t.Fatalf("links = %v", fact.Links)
