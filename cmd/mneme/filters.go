@@ -7,7 +7,7 @@ import (
 	"github.com/mneme-ai/mneme"
 )
 
-// filterFlags are the record filters shared by recall, list, forget and export.
+// filterFlags are the record filters shared by recall, context and list.
 type filterFlags struct {
 	project, since, until, clearance string
 	types, kinds, tags, statuses     listFlag
