@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,12 +16,13 @@ import (
 
 // checkCredentials refuses, or with redact masks, the credentials in every
 // free-form string of r: the title and text, and the project, kind, key,
-// tags, source, session, run, speaker and every key and string of meta,
-// which are stored and shown to every reader just as the text is. The error
-// names the first field that holds one (tags[2], meta.db.url). The other
-// string fields are enums, ids and hashes that validation holds to a fixed
-// shape. Tags, the source and meta are replaced, never changed in place:
-// Check runs on a copy of a record that shares them with its caller.
+// tags, source, session, run, speaker, who promoted it and every key and
+// string of meta, which are stored and shown to every reader just as the
+// text is. The error names the first field that holds one (tags[2],
+// meta.db.url). The other string fields are enums, ids and hashes that
+// validation holds to a fixed shape. Tags, the source, the promotions and
+// meta are replaced, never changed in place: Check runs on a copy of a
+// record that shares them with its caller.
 func checkCredentials(r *Record, redact bool) error {
 	for _, f := range [...]struct {
 		name  string
@@ -58,6 +60,16 @@ func checkCredentials(r *Record, redact bool) error {
 		}
 		if s != *r.Source {
 			r.Source = &s
+		}
+	}
+	for i, p := range r.Promotions { // by names a token or a user; an import may bring anything
+		by := p.By
+		if err := checkString("promotions["+strconv.Itoa(i)+"].by", &by, MaxFieldBytes, redact); err != nil {
+			return err
+		}
+		if by != p.By { // masked: a copy, as for tags
+			r.Promotions = slices.Clone(r.Promotions)
+			r.Promotions[i].By = by
 		}
 	}
 	meta, err := checkMeta(r.Meta, redact)

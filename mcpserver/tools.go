@@ -69,8 +69,9 @@ type filterInput struct {
 
 type listInput struct {
 	filterInput
-	Limit  int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Statuses list   `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" jsonschema:"only these statuses, like validated,published (the reusable memories): an array, or one string with commas"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
 type forgetInput struct {
@@ -109,6 +110,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
 	s.addSummarize(srv)
+	s.addPromote(srv)
 	s.addCode(srv)
 }
 
@@ -184,6 +186,7 @@ func (in *filterInput) filter() (mneme.Filter, error) {
 
 func (s *server) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
 	fl, err := in.filter()
+	fl.Statuses = statuses(in.Statuses)
 	if in.Limit == 0 {
 		in.Limit = 20 // the CLI's default
 	}
