@@ -24,7 +24,7 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.eng.Now()
-	f := mneme.Filter{Kinds: values(q, "kind"), Tags: values(q, "tag"), Clearance: mneme.Internal}
+	f := mneme.Filter{Kinds: values(q, "kind"), Tags: values(q, "tag"), Clearance: mneme.ScopeFrom(r.Context()).Reads()}
 	for _, t := range values(q, "type") {
 		f.Types = append(f.Types, mneme.Type(t))
 	}

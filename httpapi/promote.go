@@ -14,7 +14,7 @@ func (s *server) promote(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	res, err := s.eng.Promote(r.Context(), req, mneme.Secret)
+	res, err := s.eng.Promote(r.Context(), req, mneme.ScopeFrom(r.Context()).Reads())
 	if err != nil {
 		return err
 	}

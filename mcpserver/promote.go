@@ -34,7 +34,7 @@ func (s *server) addPromote(srv *mcp.Server) {
 
 func (s *server) promote(ctx context.Context, _ *mcp.CallToolRequest, in promoteInput) (*mcp.CallToolResult, promoteOutput, error) {
 	req := mneme.PromoteRequest{IDs: in.IDs, To: mneme.Type(in.To), Status: mneme.Status(in.Status), Title: in.Title}
-	res, err := s.eng.Promote(ctx, req, mneme.Secret) // the token's clearance
+	res, err := s.eng.Promote(ctx, req, mneme.ScopeFrom(ctx).Reads())
 	if err != nil {
 		return nil, promoteOutput{}, fail(err)
 	}

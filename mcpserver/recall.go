@@ -121,7 +121,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	r, err := in.request()
 	var q mneme.Query
 	if err == nil {
-		q, err = r.ToQuery(s.eng.Now(), mneme.Internal)
+		q, err = r.ToQuery(s.eng.Now(), mneme.ScopeFrom(ctx).Reads())
 	}
 	var res *mneme.Result
 	if err == nil {

@@ -143,7 +143,7 @@ func (s *server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 }
 
 func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, record, error) {
-	rec, err := s.eng.Get(ctx, in.ID, mneme.Internal)
+	rec, err := s.eng.Get(ctx, in.ID, mneme.ScopeFrom(ctx).Reads())
 	if err != nil {
 		return nil, record{}, fail(err)
 	}
@@ -168,7 +168,7 @@ func (s *server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	p, err := in.patch()
 	var rec *mneme.Record
 	if err == nil {
-		rec, err = s.eng.Patch(ctx, in.ID, p, mneme.Internal)
+		rec, err = s.eng.Patch(ctx, in.ID, p, mneme.ScopeFrom(ctx).Reads())
 	}
 	if err != nil {
 		return nil, record{}, fail(err)
@@ -178,7 +178,7 @@ func (s *server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 
 func (in *filterInput) filter() (mneme.Filter, error) {
 	var err error
-	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds, Clearance: mneme.Internal,
+	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds,
 		Types:   types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType))),
 		Project: pick(&err, f("project", in.Project), f("project_id", in.ProjectID))}
 	return fl, err
@@ -186,7 +186,7 @@ func (in *filterInput) filter() (mneme.Filter, error) {
 
 func (s *server) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
 	fl, err := in.filter()
-	fl.Statuses = statuses(in.Statuses)
+	fl.Statuses, fl.Clearance = statuses(in.Statuses), mneme.ScopeFrom(ctx).Reads()
 	if in.Limit == 0 {
 		in.Limit = 20 // the CLI's default
 	}
