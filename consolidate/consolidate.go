@@ -250,7 +250,7 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if old != nil && metaOf(old).Fingerprint == fingerprint {
 		return res.from(old), nil
 	}
-	text, cited, err := write(ctx, eng, writer, w, srcs)
+	text, cited, err := write(ctx, writer, w, srcs)
 	if err != nil {
 		return nil, err
 	}
