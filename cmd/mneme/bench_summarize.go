@@ -80,6 +80,14 @@ func benchSummaries(a *app, eng *mneme.Engine, convs []eval.Conversation, owner 
 	return rep, nil
 }
 
+// dropSummaries forgets the summaries an earlier --summaries run left in a
+// reused data directory: recall without them is measured first, and each
+// run writes its own.
+func dropSummaries(a *app, eng *mneme.Engine) error {
+	_, err := eng.Forget(a.ctx, mneme.ForgetRequest{ForgetFilter: mneme.ForgetFilter{Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}}})
+	return err
+}
+
 // locomoOwners is locomoMode scoring the same hits under several owner
 // maps (what each record stands for).
 func locomoOwners(a *app, eng *mneme.Engine, m benchMode, convs []eval.Conversation, owners ...map[string][]string) ([]modeReport, error) {
