@@ -116,6 +116,9 @@ type Patch struct {
 	Provenance  *Provenance      `json:"provenance,omitempty"`
 	Meta        *json.RawMessage `json:"meta,omitempty"`
 	TTL         *string          `json:"ttl,omitempty"` // "" removes the expiry
+	// Redact masks the credentials the changed record holds in any field
+	// instead of refusing it, as a write's redact does.
+	Redact bool `json:"redact,omitempty"`
 }
 
 // Check validates the fields p sets, as Patch would before it reads the
@@ -187,7 +190,7 @@ func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensit
 		}
 	}
 	r.ContentHash, r.UpdatedAt = "", now
-	if _, err := e.Import(ctx, []*Record{r}, WriteOptions{}); err != nil {
+	if _, err := e.Import(ctx, []*Record{r}, WriteOptions{Redact: p.Redact}); err != nil {
 		return nil, err
 	}
 	return e.store.Get(ctx, id) // as stored, even if the patch made it secret

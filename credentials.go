@@ -2,8 +2,11 @@ package mneme
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,12 +16,13 @@ import (
 
 // checkCredentials refuses, or with redact masks, the credentials in every
 // free-form string of r: the title and text, and the project, kind, key,
-// tags, source, session, run, speaker and every key and string of meta,
-// which are stored and shown to every reader just as the text is. The error
-// names the first field that holds one (tags[2], meta.db.url). The other
-// string fields are enums, ids and hashes that validation holds to a fixed
-// shape. Tags, the source and meta are replaced, never changed in place:
-// Check runs on a copy of a record that shares them with its caller.
+// tags, source, session, run, speaker, who promoted it and every key and
+// string of meta, which are stored and shown to every reader just as the
+// text is. The error names the first field that holds one (tags[2],
+// meta.db.url). The other string fields are enums, ids and hashes that
+// validation holds to a fixed shape. Tags, the source, the promotions and
+// meta are replaced, never changed in place: Check runs on a copy of a
+// record that shares them with its caller.
 func checkCredentials(r *Record, redact bool) error {
 	for _, f := range [...]struct {
 		name  string
@@ -58,6 +62,16 @@ func checkCredentials(r *Record, redact bool) error {
 			r.Source = &s
 		}
 	}
+	for i, p := range r.Promotions { // by names a token or a user; an import may bring anything
+		by := p.By
+		if err := checkString("promotions["+strconv.Itoa(i)+"].by", &by, MaxFieldBytes, redact); err != nil {
+			return err
+		}
+		if by != p.By { // masked: a copy, as for tags
+			r.Promotions = slices.Clone(r.Promotions)
+			r.Promotions[i].By = by
+		}
+	}
 	meta, err := checkMeta(r.Meta, redact)
 	r.Meta = meta
 	return err
@@ -95,7 +109,41 @@ func credentialError(name, v string, found []secret.Finding) error {
 	if name == "text" {
 		what = "the text" // the message every surface has always given
 	}
-	return Invalid("%s contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", what, describeIn(name, v, found))
+	c := &CredentialFound{Field: name, Found: describeIn(name, v, found)}
+	return &Error{Code: EINVALID, Err: c,
+		Message: fmt.Sprintf("%s contains a credential (%s), so nothing was written: store it as secret ({{sensitivity=secret}}) or mask the values ({{redact=true}})", what, c.Found)}
+}
+
+// CredentialFound is the cause of a record refused for a credential: the
+// field that holds it (text, tags[2], meta.db.url) and what was found.
+type CredentialFound struct {
+	ID    string `json:"id,omitempty"` // the stored record's, in an audit
+	Field string `json:"field"`
+	Found string `json:"found"`
+}
+
+func (c *CredentialFound) Error() string { return c.Field + " contains a credential (" + c.Found + ")" }
+
+// AuditCredentials finds the stored records, secret ones aside, that hold
+// a credential in a field every reader sees: records written by a version
+// that checked only the title and text, or copied from such a home. Each
+// is reported once, by the first field that holds one.
+func (e *Engine) AuditCredentials(ctx context.Context) ([]CredentialFound, error) {
+	out := []CredentialFound{}
+	err := e.Each(ctx, Filter{IncludeSuperseded: true, IncludeExpired: true}, func(r *Record) error {
+		if r.Sensitivity == Secret {
+			return nil
+		}
+		c := *r
+		var found *CredentialFound
+		if errors.As(checkCredentials(&c, false), &found) {
+			f := *found
+			f.ID = r.ID
+			out = append(out, f)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // describeIn says what was found in the field name, with line numbers in

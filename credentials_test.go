@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 )
@@ -104,6 +105,21 @@ func TestCredentialInEveryField(t *testing.T) {
 			}
 			if got := stored(t, eng, res.ID, mneme.Secret); !strings.Contains(got, tc.secret) {
 				t.Fatalf("secret record lost its value: %s", got)
+			}
+
+			// Stored as an older version would have (it checked only the
+			// title and the text): the audit finds it alone, by its field.
+			old := rec("")
+			old.Project, old.Type, old.Status, old.Sensitivity = "default", mneme.Semantic, mneme.Active, mneme.Internal
+			if _, err := eng.Store().Put(ctx, []*mneme.Record{old}, mneme.ModeRemember, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			found, err := eng.AuditCredentials(ctx)
+			if err != nil || len(found) != 1 || found[0].ID != old.ID || found[0].Field != strings.TrimPrefix(tc.field, "the ") {
+				t.Fatalf("audit = %+v, %v; want %s in %s", found, err, old.ID, tc.field)
+			}
+			if strings.Contains(found[0].Found, tc.secret) {
+				t.Fatalf("the audit repeats the credential: %+v", found[0])
 			}
 		})
 	}
@@ -271,6 +287,15 @@ func TestCredentialPatch(t *testing.T) {
 	}
 	if got := stored(t, eng, id, mneme.Internal); strings.Contains(got, "Sup3rS3cret") || strings.Contains(got, ghToken) {
 		t.Fatalf("a refused patch was stored: %s", got)
+	}
+	// Masked with redact, in whichever field.
+	r, err := eng.Patch(ctx, id, mneme.Patch{Tags: &[]string{"ops", "token=" + ghToken}, Key: ptr("db/" + pgURL), Redact: true}, mneme.Internal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stored(t, eng, r.ID, mneme.Internal); strings.Contains(got, "Sup3rS3cret") || strings.Contains(strings.ToLower(got), strings.ToLower(ghToken)) ||
+		strings.Count(strings.ToLower(got), "[redacted:") != 2 {
+		t.Fatalf("a redacted patch: %s", got)
 	}
 	// Made secret in the same patch, it is accepted.
 	if _, err := eng.Patch(ctx, id, mneme.Patch{Tags: &[]string{"token=" + ghToken}, Sensitivity: ptr(mneme.Secret)}, mneme.Internal); err != nil {

@@ -240,14 +240,6 @@ func (e *Engine) History(ctx context.Context, project, key string, clearance Sen
 	return out, err
 }
 
-// Prune deletes expired records.
-func (e *Engine) Prune(ctx context.Context) (int, error) {
-	if err := ScopeFrom(ctx).mustOwnAll("prune"); err != nil {
-		return 0, err
-	}
-	return e.store.DeleteExpired(ctx, e.now().UTC())
-}
-
 // Stats counts the records the caller's scope covers, the secret ones only
 // for a scope with clearance secret, and those waiting for a vector, with
 // the embedder's last failure.

@@ -57,10 +57,16 @@ func (req *ForgetRequest) filter(now time.Time) (*Filter, error) {
 	case req.empty():
 		return nil, Invalid("no ids given: name the records to forget, or use a filter (project, type, kind, tags, before, key); refusing to forget everything")
 	}
-	f := &Filter{Project: req.Project, Types: req.Types, Kinds: req.Kinds, Tags: req.Tags, Key: req.Key,
-		Clearance: Secret, IncludeSuperseded: true, IncludeExpired: true}
-	if req.Before != "" {
-		t, err := ParseTime("before", req.Before, now)
+	return req.ForgetFilter.filter(now)
+}
+
+// filter is the Filter ff selects among every record, superseded, expired
+// and secret ones included (the caller's scope narrows it), checked.
+func (ff *ForgetFilter) filter(now time.Time) (*Filter, error) {
+	f := &Filter{Project: ff.Project, Types: ff.Types, Kinds: ff.Kinds, Tags: ff.Tags, Key: ff.Key,
+		Clearance: Secret, IncludeSuperseded: true, IncludeExpired: true, Now: now}
+	if ff.Before != "" {
+		t, err := ParseTime("before", ff.Before, now)
 		if err != nil {
 			return nil, err
 		}
@@ -88,14 +94,19 @@ func (e *Engine) Forget(ctx context.Context, req ForgetRequest) (ForgetResult, e
 	if err != nil {
 		return ForgetResult{}, err
 	}
-	out := ForgetResult{DryRun: req.DryRun, IDs: ids}
+	return forgot(ids, req.DryRun), nil
+}
+
+// forgot is the result of forgetting ids (or of a dry run).
+func forgot(ids []string, dryRun bool) ForgetResult {
+	out := ForgetResult{DryRun: dryRun, IDs: ids}
 	if out.IDs == nil {
 		out.IDs = []string{}
 	}
-	if !req.DryRun {
+	if !dryRun {
 		out.Forgotten = len(ids)
 	}
-	return out, nil
+	return out
 }
 
 // forgetIDs deletes records by id, all or none; an id named twice counts once.

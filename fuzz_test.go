@@ -115,6 +115,26 @@ func FuzzDecodeForgetFilter(f *testing.F) {
 	})
 }
 
+// FuzzDecodePromoteRequest: a promote body (HTTP, the MCP tool's
+// parameters) decodes or fails with EINVALID; Check accepts it or fails
+// with EINVALID, and what it accepts names a reusable type and status.
+func FuzzDecodePromoteRequest(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var req mneme.PromoteRequest
+		if err := mneme.DecodeStrict(data, &req); err != nil {
+			wantInvalid(t, "decode", err)
+			return
+		}
+		reencodes(t, &req)
+		err := req.Check()
+		wantInvalid(t, "check", err)
+		if err == nil && (len(req.IDs) == 0 || (req.To != mneme.Semantic && req.To != mneme.Procedural) ||
+			(req.Status != mneme.Validated && req.Status != mneme.Published)) {
+			t.Fatalf("accepted %+v", req)
+		}
+	})
+}
+
 // FuzzDecodeLines: an import file decodes or fails with EINVALID naming a
 // line; decoded records keep their line numbers in order; each record
 // validates or fails with EINVALID, a valid one fits the store, and the

@@ -15,6 +15,9 @@ type Filter struct {
 	Since, Until      *time.Time // bounds on the event time (occurred_at, else created_at), inclusive
 	Before            *time.Time // created before (forget)
 	Key               string
+	Statuses          []Status // any of; asking for superseded includes superseded records
+	ContentHash       string   // only records with this text (List and Each: recall refuses it)
+	Expired           bool     // only records whose TTL ran out at Now (List and Each, for prune)
 	IncludeSuperseded bool
 	IncludeExpired    bool
 	Clearance         Sensitivity // secret records need Secret; "" means Internal
@@ -32,6 +35,18 @@ func (f *Filter) Check() error {
 		if _, err := ParseType(string(t)); err != nil {
 			return err
 		}
+	}
+	for _, st := range f.Statuses {
+		if _, err := ParseStatus(string(st)); err != nil {
+			return err
+		}
+	}
+	f.Statuses = slices.Compact(slices.Sorted(slices.Values(f.Statuses)))
+	if slices.Contains(f.Statuses, Superseded) {
+		f.IncludeSuperseded = true
+	}
+	if f.Expired {
+		f.IncludeExpired = true
 	}
 	tags, err := NormalizeTags(f.Tags)
 	if err != nil {
@@ -59,11 +74,14 @@ func (f *Filter) Match(r *Record) bool {
 		len(f.Types) > 0 && !slices.Contains(f.Types, r.Type),
 		len(f.Kinds) > 0 && !slices.Contains(f.Kinds, r.Kind),
 		f.Key != "" && r.Key != f.Key,
+		len(f.Statuses) > 0 && !slices.Contains(f.Statuses, r.Status),
+		f.ContentHash != "" && r.ContentHash != f.ContentHash,
 		f.Since != nil && ev.Before(*f.Since),
 		f.Until != nil && ev.After(*f.Until),
 		f.Before != nil && !r.CreatedAt.Before(*f.Before),
 		!f.IncludeSuperseded && r.Status == Superseded,
 		!f.IncludeExpired && r.Expired(f.Now),
+		f.Expired && !r.Expired(f.Now),
 		!r.Visible(f.Clearance):
 		return false
 	}

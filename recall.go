@@ -139,6 +139,9 @@ func (q *Query) check() error {
 	if err := ValidateText(q.Text); err != nil {
 		return Invalid("query: %s", rawMessage(err))
 	}
+	if q.Filter.ContentHash != "" || q.Filter.Expired { // the derived indexes do not keep the one; recall hides the other
+		return Invalid("recall filters neither by content hash nor on expired records: list them instead")
+	}
 	switch q.Mode {
 	case "":
 		q.Mode = Hybrid

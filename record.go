@@ -82,6 +82,10 @@ type Record struct {
 	Links       []Link          `json:"links,omitempty"`
 	ContentHash string          `json:"content_hash"`
 	Meta        json.RawMessage `json:"meta,omitempty"`
+	// Promotions is the record's promotion history, oldest first (see
+	// Engine.Promote); it goes wherever the record goes (export, import,
+	// migrate-store) and is deleted with it.
+	Promotions []Promotion `json:"promotions,omitempty"`
 
 	// Vector is the record's embedding on its way into the store; it is
 	// not part of the record's JSON (export carries no vectors).

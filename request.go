@@ -21,6 +21,7 @@ type RecallRequest struct {
 	Kinds             []string `json:"kinds,omitempty"`
 	Tags              []string `json:"tags,omitempty"`
 	AllTags           bool     `json:"all_tags,omitempty"`
+	Statuses          []Status `json:"statuses,omitempty"` // like validated,published: reusable records only
 	Since             string   `json:"since,omitempty"`
 	Until             string   `json:"until,omitempty"`
 	K                 Count    `json:"k,omitempty"`
@@ -110,7 +111,7 @@ const DefaultK = 10
 // ToQuery converts the request into a Query at clearance.
 func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
 	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
-		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags,
+		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Statuses: r.Statuses,
 		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
 		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {

@@ -18,8 +18,8 @@ const (
 // record with the same content hash in its project (existing, or nil). It
 // stamps in with its id and server times. The same text with the same
 // metadata is skipped; with changed metadata it updates the stored record,
-// which keeps its id, creation time and links, and the fields in does not
-// name (see keepAbsent).
+// which keeps its id, creation time, links and promotion history, and the
+// fields in does not name (see keepAbsent).
 func ResolveRemember(existing, in *Record, now time.Time) Outcome {
 	if existing == nil {
 		in.ID = NewID(now)
@@ -29,6 +29,9 @@ func ResolveRemember(existing, in *Record, now time.Time) Outcome {
 	in.keepAbsent(existing)
 	in.ID, in.CreatedAt, in.UpdatedAt = existing.ID, existing.CreatedAt, existing.UpdatedAt
 	in.Links = unionLinks(existing.Links, in.Links)
+	if len(in.Promotions) == 0 { // a write never erases the promotion history
+		in.Promotions = existing.Promotions
+	}
 	if sameContent(existing, in) {
 		return Skip
 	}

@@ -75,6 +75,15 @@ func (s Scope) Resolve(project string) (string, error) {
 	return "", Invalid("token %q covers several projects (%s): name one with project", s.Name, strings.Join(s.Projects, ", "))
 }
 
+// Reads is the most sensitive level s may read: what a server's caller
+// reads with, since its clearance is its token's.
+func (s Scope) Reads() Sensitivity {
+	if s.Clearance == "" {
+		return Internal
+	}
+	return s.Clearance
+}
+
 // Allow caps clearance at what s may read.
 func (s Scope) Allow(clearance Sensitivity) Sensitivity {
 	if clearance == Secret && s.Clearance != Secret {

@@ -75,7 +75,23 @@ func TestScopeEnforced(t *testing.T) {
 			_, err := eng.Import(writer, []*mneme.Record{{ID: blog, Text: "taken over", Project: "shop"}}, mneme.WriteOptions{})
 			return err
 		}, mneme.EFORBIDDEN, "does not cover"},
-		{"writer prunes the store", func() error { _, err := eng.Prune(writer); return err }, mneme.EFORBIDDEN, "only some projects"},
+		{"writer prunes elsewhere", func() error {
+			_, err := eng.Prune(writer, mneme.PruneRequest{ForgetFilter: mneme.ForgetFilter{Project: "blog"}, Expired: true})
+			return err
+		}, mneme.EFORBIDDEN, "does not cover"},
+		{"reader prunes", func() error { _, err := eng.Prune(reader, mneme.PruneRequest{Expired: true}); return err }, mneme.EFORBIDDEN, "read-only"},
+		{"reader promotes", func() error {
+			_, err := eng.Promote(reader, mneme.PromoteRequest{IDs: []string{shop}, To: mneme.Procedural}, mneme.Internal)
+			return err
+		}, mneme.EFORBIDDEN, "read-only"},
+		{"writer promotes another project's record", func() error {
+			_, err := eng.Promote(writer, mneme.PromoteRequest{IDs: []string{blog}, To: mneme.Procedural}, mneme.Internal)
+			return err
+		}, mneme.ENOTFOUND, "no record with id"},
+		{"writer promotes a secret it cannot read", func() error {
+			_, err := eng.Promote(writer, mneme.PromoteRequest{IDs: []string{secret}, To: mneme.Procedural}, mneme.Secret)
+			return err
+		}, mneme.ENOTFOUND, "clearance secret"},
 		{"writer reindexes the store", func() error { _, err := eng.Reindex(writer); return err }, mneme.EFORBIDDEN, "only some projects"},
 		{"writer ingests elsewhere", func() error {
 			_, err := eng.Ingest(writer, []mneme.SourceFile{{URI: "a.md", Data: []byte("# A\n\ntext")}}, mneme.IngestOptions{Project: "blog"})

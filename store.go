@@ -33,8 +33,6 @@ type RecordStore interface {
 	// Delete removes the records with the given ids, all or none: ENOTFOUND
 	// names a missing id.
 	Delete(ctx context.Context, ids []string) (int, error)
-	// DeleteExpired removes the records whose TTL ran out at now.
-	DeleteExpired(ctx context.Context, now time.Time) (int, error)
 	// Stats counts the stored records.
 	Stats(ctx context.Context, now time.Time) (Stats, error)
 }

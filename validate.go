@@ -166,6 +166,9 @@ func validate(r *Record) error {
 			return Invalid("link target %q is not a record id", Clip(l.Target))
 		}
 	}
+	if err := validatePromotions(r.Promotions); err != nil {
+		return err
+	}
 	return validateMeta(r)
 }
 

@@ -65,11 +65,8 @@ func choose(ctx context.Context, eng *mneme.Engine, s Strategy, res *Response) (
 
 // write writes the summary text: by the model when there is one, else
 // extractively. cited are the sources an extractive summary quotes.
-func write(ctx context.Context, eng *mneme.Engine, m Writer, w window, srcs []*mneme.Record) (text string, cited []string, err error) {
-	units, err := sentences(ctx, eng, srcs)
-	if err != nil {
-		return "", nil, err
-	}
+func write(ctx context.Context, m Writer, w window, srcs []*mneme.Record) (text string, cited []string, err error) {
+	units := sentences(srcs)
 	if m == nil {
 		text, cited = extract(units, srcs, w.maxWords)
 		return text, cited, nil

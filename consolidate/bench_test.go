@@ -16,9 +16,9 @@ import (
 // BenchmarkSummarize500 summarizes a window of 500 episodic records
 // (conversation turns in 10 sessions, embedded by the built-in model as
 // they were stored) extractively at 250 words. Each iteration writes a new
-// summary (max_words alternates, so the stored one never answers): the
-// selection, the records' vectors (from the embedding cache) and the
-// summary's own embedding by the model are all timed.
+// summary (max_words alternates, so the stored one never answers): reading
+// the window, the selection and the summary's own embedding by the model
+// are all timed.
 //
 //	go test ./consolidate -run '^$' -bench Summarize500 -benchtime 10x
 func BenchmarkSummarize500(b *testing.B) {

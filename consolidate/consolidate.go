@@ -3,8 +3,9 @@
 // use case every surface calls: `mneme summarize`, the MCP tool summarize
 // and POST /v1/summarize only decode, call Summarize and encode.
 //
-// A summary is extractive by default (sentences copied from the sources,
-// with their dates: deterministic, no model beyond the embedder) or
+// A summary is extractive by default (turns copied from the sources, with
+// their dates: deterministic, no model but the one that embeds the summary
+// record) or
 // abstractive (written by the configured language model). Summarizing is
 // idempotent: the same sources under the same request give back the stored
 // summary; a new source in the window gives a new summary that supersedes
@@ -29,7 +30,7 @@ type Strategy string
 
 const (
 	Auto        Strategy = "auto"        // abstractive when a language model answers, else extractive
-	Extractive  Strategy = "extractive"  // central, non-redundant sentences of the sources, in time order
+	Extractive  Strategy = "extractive"  // the sources' most informative turns, in time order
 	Abstractive Strategy = "abstractive" // the configured language model
 )
 
@@ -250,7 +251,7 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if old != nil && metaOf(old).Fingerprint == fingerprint {
 		return res.from(old), nil
 	}
-	text, cited, err := write(ctx, eng, writer, w, srcs)
+	text, cited, err := write(ctx, writer, w, srcs)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,10 @@
 package consolidate
 
 import (
-	"context"
-	"math"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/internal/textnorm"
@@ -13,67 +12,56 @@ import (
 
 // extractiveVersion names the extractive method; change it whenever the
 // selection or the layout changes (it is part of the idempotency key).
-const extractiveVersion = "extractive-1"
+const extractiveVersion = "extractive-2"
 
 // Selection weights, tuned on LoCoMo dev (see the README's consolidation
-// section): how much a sentence's record embedding counts against its
-// words, and centrality against redundancy (MMR).
+// section).
 const (
-	embedWeight = 0.5
-	lambda      = 0.7
-	// nearDuplicate: a sentence this similar to one already chosen adds
-	// nothing.
-	nearDuplicate = 0.92
-	// minWords: shorter sentences ("Thanks!", "Wow, nice.") carry no memory.
-	minWords = 4
+	// costPower: a candidate's value is its gain per cost^costPower words.
+	// Per word (1) favours short fragments, absolute gain (0) long turns.
+	costPower = 0.5
+	// echoWeight: a concept counts this much in a turn after the one that
+	// brought it up (a reply that repeats it adds less than its source).
+	echoWeight = 0.5
+	// nameWeight: a name or a number (a capitalised word inside a sentence,
+	// a word that starts with a digit) counts this many times a word.
+	nameWeight = 3
+	// minConcepts: a candidate that adds fewer new concepts is filler
+	// ("Thanks!", "Wow, nice.").
+	minConcepts = 2
 )
 
 // unit is one sentence of a source record.
 type unit struct {
-	src, pos int    // source index (time order), sentence index in it
+	src      int    // source index (time order)
 	text     string // the sentence, without the speaker's prefix
 	words    int
-	lex      map[string]float64 // tf-idf over the window, unit length
-	vec      []float32          // the source record's embedding, unit length; nil without one
+	concepts []string        // its distinct content words
+	names    map[string]bool // those that are names or numbers
 }
 
-// sentences splits the sources into units and weighs them.
-func sentences(ctx context.Context, eng *mneme.Engine, srcs []*mneme.Record) ([]unit, error) {
-	vecs, err := eng.RecordVectors(ctx, srcs)
-	if err != nil {
-		return nil, err
-	}
+// sentences splits the sources into units.
+func sentences(srcs []*mneme.Record) []unit {
 	var units []unit
-	df := map[string]int{}
 	for i, r := range srcs {
-		for j, s := range split(spoken(r)) {
-			u := unit{src: i, pos: j, text: s, words: len(strings.Fields(s)), lex: map[string]float64{}}
-			if vecs != nil {
-				u.vec = normalize(vecs[i])
-			}
+		for _, s := range split(spoken(r)) {
+			u := unit{src: i, text: s, words: len(strings.Fields(s)), names: map[string]bool{}}
 			for _, w := range textnorm.Words(s) {
-				if !textnorm.IsStopword(w) && len(w) > 1 {
-					u.lex[w]++
+				if len(w) > 1 && !textnorm.IsStopword(w) && !slices.Contains(u.concepts, w) {
+					u.concepts = append(u.concepts, w)
 				}
 			}
-			for w := range u.lex {
-				df[w]++
+			for k, f := range strings.Fields(s) {
+				if r, _ := utf8.DecodeRuneInString(f); unicode.IsDigit(r) || (k > 0 && unicode.IsUpper(r)) {
+					for _, w := range textnorm.Words(f) {
+						u.names[w] = true
+					}
+				}
 			}
 			units = append(units, u)
 		}
 	}
-	n := float64(len(units))
-	for _, u := range units {
-		var norm float64
-		for w, tf := range u.lex {
-			x := (1 + math.Log(tf)) * math.Log(1+n/float64(df[w]))
-			u.lex[w], norm = x, norm+x*x
-		}
-		for w := range u.lex {
-			u.lex[w] /= math.Sqrt(norm)
-		}
-	}
-	return units, nil
+	return units
 }
 
 // spoken is a record's text without a leading "Speaker: " (the summary
@@ -119,121 +107,21 @@ func appendSentence(out []string, s string) []string {
 	return out
 }
 
-func normalize(v []float32) []float32 {
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]float32, len(v))
-	for i, x := range v {
-		out[i] = float32(float64(x) / math.Sqrt(n))
-	}
-	return out
-}
-
-func dot(a, b []float32) float64 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return float64(s)
-}
-
-func lexDot(a, b map[string]float64) float64 {
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	var s float64
-	for w, x := range a {
-		s += x * b[w]
-	}
-	return s
-}
-
-// similarity of two units: their records' embeddings and their words.
-func similarity(a, b *unit) float64 {
-	lex := lexDot(a.lex, b.lex)
-	if a.vec == nil || b.vec == nil {
-		return lex
-	}
-	return embedWeight*dot(a.vec, b.vec) + (1-embedWeight)*lex
-}
-
-// centrality scores each unit by its similarity to the window's centroid
-// (in embeddings and in words): what the window is mostly about.
-func centrality(units []unit) []float64 {
-	var vc []float32
-	lc := map[string]float64{}
-	for _, u := range units {
-		if u.vec != nil {
-			if vc == nil {
-				vc = make([]float32, len(u.vec))
-			}
-			for i, x := range u.vec {
-				vc[i] += x
-			}
-		}
-		for w, x := range u.lex {
-			lc[w] += x
-		}
-	}
-	vc = normalize(vc)
-	var n float64
-	for _, x := range lc {
-		n += x * x
-	}
-	for w := range lc {
-		lc[w] /= math.Sqrt(n)
-	}
-	c := unit{vec: vc, lex: lc} // the centroid, shaped as a unit for similarity
-	out := make([]float64, len(units))
-	for i := range units {
-		out[i] = similarity(&units[i], &c)
-	}
-	return out
-}
-
-// extract selects central, non-redundant sentences (MMR) that fit in
+// extract selects the sources' most informative turns that fit in
 // maxWords once laid out, and lays them out in time order with dates.
 // cited are the ids of the sources it quotes.
 func extract(units []unit, srcs []*mneme.Record, maxWords int) (string, []string) {
-	cent := centrality(units)
-	chosen := make([]bool, len(units))
-	redundancy := make([]float64, len(units))
-	var picked []int
-	used := 0
-	for {
-		best, bestScore := -1, math.Inf(-1)
-		for i := range units {
-			if chosen[i] || units[i].words < minWords || redundancy[i] > nearDuplicate || used+cost(&units[i], srcs) > maxWords {
-				continue
-			}
-			if s := lambda*cent[i] - (1-lambda)*redundancy[i]; s > bestScore {
-				best, bestScore = i, s
-			}
-		}
-		if best < 0 {
-			break
-		}
-		chosen[best], picked, used = true, append(picked, best), used+cost(&units[best], srcs)
-		for i := range units {
-			if !chosen[i] {
-				redundancy[i] = max(redundancy[i], similarity(&units[i], &units[best]))
-			}
-		}
-	}
-	if len(picked) == 0 { // not one sentence fits: the most central, cut
+	sel := newSelection(units, srcs)
+	picked := sel.run(maxWords)
+	if len(picked) == 0 { // not one sentence fits: the weightiest, cut
 		best := 0
 		for i := range units {
-			if cent[i] > cent[best] {
+			if sel.alone(i) > sel.alone(best) {
 				best = i
 			}
 		}
 		u := units[best]
-		u.text = clipWords(u.text, max(1, maxWords-cost(&unit{src: u.src}, srcs)))
+		u.text = clipWords(u.text, max(1, maxWords-1-len(strings.Fields(srcs[u.src].Speaker))))
 		units, picked = []unit{u}, []int{0}
 	}
 	slices.Sort(picked)
@@ -245,12 +133,6 @@ func extract(units []unit, srcs []*mneme.Record, maxWords int) (string, []string
 		}
 	}
 	return text, cited
-}
-
-// cost bounds the words a unit adds to the layout: its own, its speaker's
-// and its date's.
-func cost(u *unit, srcs []*mneme.Record) int {
-	return u.words + 1 + len(strings.Fields(srcs[u.src].Speaker))
 }
 
 func allOf(units []unit) []int {

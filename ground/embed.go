@@ -34,12 +34,16 @@ func (v *vectors) sentence(i int) []float32 {
 	return v.sents[i]
 }
 
-// embed embeds the answer's sentences and the spans that matter (see
-// allSpans) in one call, each distinct text once; none without an
-// embedder.
-func embed(ctx context.Context, em Embedder, answer string, sents []contextpack.Range, spans []*span) (*vectors, error) {
-	if em == nil {
+// embed embeds the answer's sentences numbered in open and the spans that
+// matter to them (see allSpans) in one call, each distinct text once;
+// none without an embedder or an open sentence.
+func embed(ctx context.Context, em Embedder, answer string, all []contextpack.Range, open []int, spans []*span) (*vectors, error) {
+	if em == nil || len(open) == 0 {
 		return nil, nil
+	}
+	sents := make([]contextpack.Range, len(open))
+	for i, o := range open {
+		sents[i] = all[o]
 	}
 	chosen := choose(answer, sents, spans)
 	var texts []string
@@ -68,9 +72,9 @@ func embed(ctx context.Context, em Embedder, answer string, sents []contextpack.
 	for i, sp := range chosen {
 		sp.vec = vecs[spanAt[i]]
 	}
-	out := &vectors{sents: make([][]float32, len(sents))}
-	for i := range sents {
-		out.sents[i] = vecs[sentAt[i]]
+	out := &vectors{sents: make([][]float32, len(all))}
+	for i, o := range open {
+		out.sents[o] = vecs[sentAt[i]]
 	}
 	return out, nil
 }

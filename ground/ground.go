@@ -56,6 +56,10 @@ type Request struct {
 	Package *contextpack.Package `json:"package"`
 	Answer  string               `json:"answer"`
 	Report  bool                 `json:"report,omitempty"` // add a content-free quality report
+	// Exhaustive consults the model on every sentence, even those words
+	// alone decide, so every score is exact rather than a lower bound
+	// (threshold sweeps need it); the verdicts are the same.
+	Exhaustive bool `json:"-"`
 }
 
 // Result is the verdict on an answer.
@@ -138,11 +142,24 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 		res.TookMS = ms(time.Since(start))
 		return res, nil
 	}
-	vecs, err := embed(ctx, em, req.Answer, sents, spans)
+	all := vocabulary(spans)
+	verdicts := make([]Sentence, len(sents))
+	var open []int // the sentences words alone leave undecided
+	for i, s := range sents {
+		verdicts[i] = judge(req.Answer, s, spans, all, nil, em != nil, res.Threshold)
+		if em != nil && (req.Exhaustive || !decided(verdicts[i], res.Threshold)) {
+			open = append(open, i)
+		}
+	}
+	stage("words")
+	vecs, err := embed(ctx, em, req.Answer, sents, open, spans)
 	if err != nil {
 		return nil, err
 	}
-	stage("embed")
+	for _, i := range open {
+		verdicts[i] = judge(req.Answer, sents[i], spans, all, vecs.sentence(i), true, res.Threshold)
+	}
+	stage("meaning")
 	if rep != nil {
 		rep.Ground = &quality.Ground{Spans: len(spans)}
 		for _, sp := range spans {
@@ -151,10 +168,8 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 			}
 		}
 	}
-	all := vocabulary(spans)
 	res.Supported, res.Score = true, 1
-	for i, s := range sents {
-		v := judge(req.Answer, s, spans, all, vecs.sentence(i), res.Threshold)
+	for _, v := range verdicts {
 		res.Sentences = append(res.Sentences, v)
 		res.Supported = res.Supported && v.Supported
 		res.Score = min(res.Score, v.Score)
@@ -164,7 +179,6 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 			}
 		}
 	}
-	stage("judge")
 	res.TookMS = ms(time.Since(start))
 	return res, nil
 }
@@ -257,8 +271,10 @@ func vocabulary(spans []*span) map[string]bool {
 	return all
 }
 
-// judge scores one sentence of the answer against the spans.
-func judge(answer string, s contextpack.Range, spans []*span, all map[string]bool, vec []float32, threshold float64) Sentence {
+// judge scores one sentence of the answer against the spans: on words
+// alone without a model, else on words and meaning (vec, the sentence's
+// vector; nil scores it with no similarity, a lower bound).
+func judge(answer string, s contextpack.Range, spans []*span, all map[string]bool, vec []float32, model bool, threshold float64) Sentence {
 	text := answer[s.Start:s.End]
 	v := Sentence{Start: s.Start, End: s.End, Support: []Support{}, MissingTerms: []string{}, MissingNumbers: []string{}, MissingNames: []string{}, Reasons: []string{}}
 	terms := textnorm.Terms(text)
@@ -320,21 +336,21 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 	}
 	v.MissingNumbers, v.MissingNames = missing(text, all)
 	score := v.Lexical
+	if model {
+		score = defaultLexicalWeight * v.Lexical
+	}
 	if vec != nil {
-		sem := max(0, (best-semanticFloor)/(1-semanticFloor))
 		x := round(best)
 		v.Semantic = &x
-		score = defaultLexicalWeight*v.Lexical + semanticWeight*sem
+		score += semanticWeight * max(0, (best-semanticFloor)/(1-semanticFloor))
 	}
 	if len(v.MissingNumbers) > 0 {
-		score -= numberPenalty
 		v.Reasons = append(v.Reasons, NumberNotInEvidence)
 	}
 	if len(v.MissingNames) > 0 {
-		score -= entityPenalty
 		v.Reasons = append(v.Reasons, EntityNotInEvidence)
 	}
-	v.Score = round(max(0, min(1, score)))
+	v.Score = round(max(0, min(1, score-penalty(v))))
 	v.Supported = v.Score >= threshold
 	if !v.Supported {
 		v.Reasons = append([]string{UnsupportedClaim}, v.Reasons...)
@@ -343,6 +359,29 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 		v.Reasons = append(v.Reasons, TermsNotInEvidence)
 	}
 	return v
+}
+
+// penalty is what a sentence's numbers and names missing from the
+// evidence take off its score.
+func penalty(v Sentence) float64 {
+	p := 0.0
+	if len(v.MissingNumbers) > 0 {
+		p += numberPenalty
+	}
+	if len(v.MissingNames) > 0 {
+		p += entityPenalty
+	}
+	return p
+}
+
+// decided reports whether a sentence judged with the model but without its
+// vector has its verdict whatever its similarity: its words already reach
+// the threshold, or full similarity could not lift it there. Most
+// sentences of an answer written from its package are supported by words
+// alone, and embedding is nearly all of a check's cost.
+func decided(v Sentence, threshold float64) bool {
+	words := defaultLexicalWeight*v.Lexical - penalty(v)
+	return words >= threshold || words+semanticWeight < threshold
 }
 
 // missing lists the numbers and names of text that no evidence holds. A

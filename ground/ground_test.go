@@ -3,6 +3,7 @@ package ground_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -115,6 +116,22 @@ func BenchmarkGroundModelDistinct(b *testing.B) {
 	benchModel(b, p, answer)
 }
 
+// BenchmarkGroundModelWritten: 11 different sentences written from the
+// package (each restates its evidence in other order and words), so that
+// words alone decide them, as they do most sentences of a grounded answer.
+func BenchmarkGroundModelWritten(b *testing.B) {
+	p, _ := benchInput(b)
+	var sents []string
+	for i := range 11 {
+		sents = append(sents, fmt.Sprintf("After the migration, Ana said the deploy of service %c finished, and on Tuesday the team reviewed the incident and agreed to add alerts.", 'a'+i))
+	}
+	answer := strings.Join(sents, " ")
+	if n := len(strings.Fields(answer)); n < 190 {
+		b.Fatalf("answer of %d words", n)
+	}
+	benchModel(b, p, answer)
+}
+
 func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
@@ -151,9 +168,10 @@ func (c *counting) Embed(_ context.Context, texts []string) ([][]float32, error)
 	return out, nil
 }
 
-// TestEmbedSpansThatMatter: of a large package only each sentence's best
-// span by shared words is embedded, each distinct text once (a span not
-// embedded shows no similarity); a small package is embedded whole.
+// TestEmbedSpansThatMatter: only sentences whose words leave the verdict
+// open are embedded; of a large package, only each such sentence's best
+// span by shared words, each distinct text once (a span not embedded
+// shows no similarity); a small package is embedded whole.
 func TestEmbedSpansThatMatter(t *testing.T) {
 	var texts []string
 	for i := range 40 {
@@ -161,22 +179,66 @@ func TestEmbedSpansThatMatter(t *testing.T) {
 	}
 	texts[17] = "Melanie moved to Sweden four years ago."
 	texts[31] = "The kids love the snow in Sweden."
-	answer := "Melanie moved to Sweden. Melanie moved to Sweden."
+	open := "Melanie relocated abroad years back."
+	answer := open + " " + open + " Melanie moved to Sweden."
 	em := &counting{}
 	res, err := ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(texts...), Answer: answer, Report: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Melanie moved to Sweden.", texts[17]} // its best span; texts[31] shares less
+	want := []string{open, texts[17]} // its best span; texts[31] shares less
 	if !slices.Equal(em.texts, want) || res.Report.Ground.SpansEmbedded != 1 || res.Report.Ground.Spans != 40 {
 		t.Errorf("embedded %q (report %+v), want %q", em.texts, res.Report.Ground, want)
 	}
-	if !res.Supported || res.Sentences[0].Support[0].N != 18 || res.Sentences[0].Support[0].Semantic == nil || res.Sentences[0].Support[1].Semantic != nil {
-		t.Errorf("%+v", res)
+	s := res.Sentences
+	if len(s) != 3 || s[0].Support[0].N != 18 || s[0].Semantic == nil || s[0].Support[0].Semantic == nil {
+		t.Errorf("the open sentence: %+v", res)
+	}
+	for _, sup := range s[0].Support[1:] {
+		if sup.Semantic != nil {
+			t.Errorf("span %d was not embedded but shows a similarity", sup.N)
+		}
+	}
+	if !s[2].Supported || s[2].Semantic != nil || s[2].Score < ground.Threshold {
+		t.Errorf("words alone decide the last sentence: %+v", s[2])
 	}
 	em = &counting{}
-	ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(texts[:5]...), Answer: answer})
+	ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(texts[:5]...), Answer: open})
 	if len(em.texts) != 6 {
 		t.Errorf("small package: embedded %q", em.texts)
 	}
+}
+
+// TestWordsDecide: a sentence the words decide gets the verdict the model
+// would give it, whatever the similarity.
+func TestWordsDecide(t *testing.T) {
+	p := pkg("Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+		"Melanie: We moved to Sweden four years ago, and the kids love the snow.")
+	for _, answer := range []string{"Caroline went to an LGBTQ support group.", "Oracle bought Norway in 2019."} {
+		for _, sim := range []float32{-1, 1} {
+			res, err := ground.Check(context.Background(), constant(sim), "c", ground.Request{Package: p, Answer: answer})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.HasPrefix(answer, "Caroline")
+			if res.Supported != want || res.Sentences[0].Semantic != nil {
+				t.Errorf("%q, similarity %v: %+v", answer, sim, res.Sentences[0])
+			}
+		}
+	}
+}
+
+// constant embeds answers as (1, 0) and evidence as (sim, …): every
+// sentence has similarity sim to every span.
+type constant float32
+
+func (c constant) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = []float32{1, 0}
+		if strings.Contains(t, ":") {
+			out[i] = []float32{float32(c), float32(math.Sqrt(1 - float64(c*c)))}
+		}
+	}
+	return out, nil
 }

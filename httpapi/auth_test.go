@@ -143,3 +143,32 @@ func TestStatsClearance(t *testing.T) {
 		}
 	}
 }
+
+// TestReadClearance: a token reads with its own clearance on every read
+// route: a secret record is found, listed, recalled and exported for a
+// token with clearance secret, and for no other.
+func TestReadClearance(t *testing.T) {
+	cleared := access.Token{Name: "cleared", Token: "cleared-secret-0123456789", Access: "read", Clearance: mneme.Secret}
+	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer, reader, cleared}})
+	id := e.remember(&writer, mneme.RememberRequest{Text: "the vault code is 0000", Project: "vault", Sensitivity: mneme.Secret})
+	for _, c := range []struct {
+		tok  *access.Token
+		sees bool
+	}{{&reader, false}, {&writer, false}, {&cleared, true}} {
+		get := e.do("GET", "/v1/memories/"+id, c.tok, nil)
+		var page struct {
+			Records    []mneme.Record `json:"records"`
+			NextCursor string         `json:"next_cursor"`
+		}
+		e.want(e.do("GET", "/v1/memories?project=vault", c.tok, nil), http.StatusOK, &page)
+		var res mneme.Result
+		e.want(e.do("POST", "/v1/recall", c.tok, map[string]any{"query": "vault code", "project": "vault", "mode": "lexical"}), http.StatusOK, &res)
+		export := e.do("GET", "/v1/export?project=vault", c.tok, nil)
+		got := []bool{get.status == http.StatusOK, len(page.Records) == 1, len(res.Hits) == 1, strings.Contains(string(export.body), id)}
+		for i, route := range []string{"get", "list", "recall", "export"} {
+			if got[i] != c.sees {
+				t.Errorf("%s, %s: sees the secret record %v, want %v", c.tok.Name, route, got[i], c.sees)
+			}
+		}
+	}
+}

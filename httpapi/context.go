@@ -43,7 +43,7 @@ func (s *server) contextAll(r *http.Request, field string) ([]contextpack.Respon
 	queries := make([]mneme.Query, len(reqs))
 	budgets := make([]int, len(reqs))
 	for i := range reqs {
-		if queries[i], budgets[i], err = reqs[i].Recall(now, mneme.Internal); err != nil {
+		if queries[i], budgets[i], err = reqs[i].Recall(now, mneme.ScopeFrom(r.Context()).Reads()); err != nil {
 			return nil, at(field, i, err)
 		}
 	}

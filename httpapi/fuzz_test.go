@@ -49,6 +49,7 @@ var fuzzRoutes = []struct{ method, path string }{
 	{"GET", "/v1/memories"},
 	{"GET", "/v1/memories/{id}"},
 	{"DELETE", "/v1/memories/{id}"},
+	{"POST", "/v1/promote"},
 }
 
 // statusOf is the HTTP status each error code must come with.

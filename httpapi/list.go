@@ -13,7 +13,7 @@ import (
 
 // listParams are the query parameters of GET /v1/memories: the filters of
 // `mneme list`.
-var listParams = []string{"project", "type", "kind", "tag", "all_tags", "since", "until", "include_superseded", "limit", "cursor"}
+var listParams = []string{"project", "type", "kind", "tag", "status", "all_tags", "since", "until", "include_superseded", "limit", "cursor"}
 
 // DefaultLimit is the page size of a list that names none, as in the CLI.
 const DefaultLimit = 20
@@ -24,9 +24,12 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.eng.Now()
-	f := mneme.Filter{Kinds: values(q, "kind"), Tags: values(q, "tag"), Clearance: mneme.Internal}
+	f := mneme.Filter{Kinds: values(q, "kind"), Tags: values(q, "tag"), Clearance: mneme.ScopeFrom(r.Context()).Reads()}
 	for _, t := range values(q, "type") {
 		f.Types = append(f.Types, mneme.Type(t))
+	}
+	for _, st := range values(q, "status") {
+		f.Statuses = append(f.Statuses, mneme.Status(st))
 	}
 	f.Project = q.Get("project")
 	if f.AllTags, err = flag(q, "all_tags"); err != nil {

@@ -35,7 +35,7 @@ func (s *server) rememberAll(w http.ResponseWriter, r *http.Request, field strin
 }
 
 func (s *server) get(w http.ResponseWriter, r *http.Request) error {
-	rec, err := s.eng.Get(r.Context(), r.PathValue("id"), mneme.Internal)
+	rec, err := s.eng.Get(r.Context(), r.PathValue("id"), mneme.ScopeFrom(r.Context()).Reads())
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (s *server) patch(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &p); err != nil {
 		return err
 	}
-	rec, err := s.eng.Patch(r.Context(), r.PathValue("id"), p, mneme.Internal)
+	rec, err := s.eng.Patch(r.Context(), r.PathValue("id"), p, mneme.ScopeFrom(r.Context()).Reads())
 	if err != nil {
 		return err
 	}

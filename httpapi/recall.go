@@ -38,7 +38,7 @@ func (s *server) recallAll(r *http.Request, field string) ([]mneme.RecallRespons
 	now := s.eng.Now()
 	queries := make([]mneme.Query, len(reqs))
 	for i := range reqs {
-		if queries[i], err = reqs[i].ToQuery(now, mneme.Internal); err != nil {
+		if queries[i], err = reqs[i].ToQuery(now, mneme.ScopeFrom(r.Context()).Reads()); err != nil {
 			return nil, at(field, i, err)
 		}
 	}

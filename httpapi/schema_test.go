@@ -132,6 +132,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"QualityReport": quality.Report{}, "QualityStage": quality.Stage{}, "QualityLanes": quality.Lanes{}, "QualityScores": quality.Scores{},
 		"QualitySummary": quality.Summary{}, "QualityContext": quality.Context{}, "QualityGround": quality.Ground{},
 		"SummarizeRequest": consolidate.Request{}, "SummarizeResponse": consolidate.Response{}, "UsedFilters": consolidate.UsedFilters{},
+		"PromoteRequest": mneme.PromoteRequest{}, "PromoteResult": mneme.PromoteResult{}, "Promotion": mneme.Promotion{}, "PromotedFrom": mneme.PromotedFrom{},
 	}
 	for name, v := range httpapi.BodyTypes {
 		types[name] = v

@@ -17,7 +17,7 @@ func (s *server) export(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := mneme.Filter{Project: q.Get("project"), Clearance: mneme.Internal, IncludeSuperseded: true, IncludeExpired: true}
+	f := mneme.Filter{Project: q.Get("project"), Clearance: mneme.ScopeFrom(r.Context()).Reads(), IncludeSuperseded: true, IncludeExpired: true}
 	w.Header().Set("Content-Type", "application/x-ndjson") // an error before the first line replaces it
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

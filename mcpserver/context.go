@@ -24,7 +24,7 @@ func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in context
 	}
 	var pkg *contextpack.Package
 	if err == nil {
-		pkg, err = contextpack.Build(ctx, s.eng, req, mneme.Internal)
+		pkg, err = contextpack.Build(ctx, s.eng, req, mneme.ScopeFrom(ctx).Reads())
 	}
 	if err != nil {
 		return nil, nil, fail(err)

@@ -64,6 +64,14 @@ func types(l list) []mneme.Type {
 	return out
 }
 
+func statuses(l list) []mneme.Status {
+	var out []mneme.Status
+	for _, st := range l {
+		out = append(out, mneme.Status(st))
+	}
+	return out
+}
+
 // fields are the struct t's parameters in order, an embedded struct's in
 // its place.
 func fields(t reflect.Type) []reflect.StructField {

@@ -25,6 +25,7 @@ type recallInput struct {
 	Kinds             list               `json:"kinds,omitempty" jsonschema:"only these kinds, like decision or note"`
 	Tags              list               `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
 	AllTags           bool               `json:"all_tags,omitempty" jsonschema:"require every tag, not any"`
+	Statuses          list               `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" jsonschema:"only these statuses, like validated,published (the reusable memories): an array, or one string with commas"`
 	TimeRange         *timeRange         `json:"time_range,omitempty" jsonschema:"only records that happened in this range"`
 	Since             string             `json:"since,omitempty" jsonschema:"same as time_range.start"`
 	Until             string             `json:"until,omitempty" jsonschema:"same as time_range.end"`
@@ -52,7 +53,7 @@ type timeRange struct {
 
 // request maps the input, aliases resolved, onto the shared request.
 func (in *recallInput) request() (mneme.RecallRequest, error) {
-	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Mode: mneme.Mode(in.Mode),
+	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
 		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
 	var tr timeRange
@@ -99,15 +100,16 @@ type hit struct {
 }
 
 type usedFilters struct {
-	Project   string       `json:"project,omitempty"`
-	Types     []mneme.Type `json:"types,omitempty"`
-	Kinds     []string     `json:"kinds,omitempty"`
-	Tags      []string     `json:"tags,omitempty"`
-	AllTags   bool         `json:"all_tags,omitempty"`
-	TimeRange *usedRange   `json:"time_range,omitempty"`
-	K         int          `json:"k"`
-	Mode      mneme.Mode   `json:"mode"`
-	MinScore  float64      `json:"min_score,omitempty"`
+	Project   string         `json:"project,omitempty"`
+	Types     []mneme.Type   `json:"types,omitempty"`
+	Kinds     []string       `json:"kinds,omitempty"`
+	Tags      []string       `json:"tags,omitempty"`
+	AllTags   bool           `json:"all_tags,omitempty"`
+	Statuses  []mneme.Status `json:"statuses,omitempty"`
+	TimeRange *usedRange     `json:"time_range,omitempty"`
+	K         int            `json:"k"`
+	Mode      mneme.Mode     `json:"mode"`
+	MinScore  float64        `json:"min_score,omitempty"`
 }
 
 type usedRange struct {
@@ -119,7 +121,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	r, err := in.request()
 	var q mneme.Query
 	if err == nil {
-		q, err = r.ToQuery(s.eng.Now(), mneme.Internal)
+		q, err = r.ToQuery(s.eng.Now(), mneme.ScopeFrom(ctx).Reads())
 	}
 	var res *mneme.Result
 	if err == nil {
@@ -133,7 +135,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
 		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
-			AllTags: fl.AllTags, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
+			AllTags: fl.AllTags, Statuses: fl.Statuses, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {
 		out.UsedFilters.TimeRange = &usedRange{Start: fl.Since, End: fl.Until}
 	}

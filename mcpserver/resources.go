@@ -95,7 +95,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 	// Every record of the project, page by page: fine while projects hold
 	// thousands of records; a store-side count would scale further.
 	counts := map[string]int{}
-	err = s.eng.Each(ctx, mneme.Filter{Project: project, Clearance: mneme.Internal}, func(r *mneme.Record) error {
+	err = s.eng.Each(ctx, mneme.Filter{Project: project, Clearance: mneme.ScopeFrom(ctx).Reads()}, func(r *mneme.Record) error {
 		for _, t := range r.Tags {
 			counts[t]++
 		}

@@ -50,6 +50,7 @@ type updateInput struct {
 	Provenance  *string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"new provenance"`
 	Meta        *map[string]any `json:"meta,omitempty" jsonschema:"replace the metadata object"`
 	TTL         *string         `json:"ttl,omitempty" jsonschema:"forget it after this long from now, like 30d (empty removes the expiry)"`
+	Redact      bool            `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the change"`
 }
 
 type getInput struct {
@@ -69,8 +70,9 @@ type filterInput struct {
 
 type listInput struct {
 	filterInput
-	Limit  int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
-	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Statuses list   `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" jsonschema:"only these statuses, like validated,published (the reusable memories): an array, or one string with commas"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
 
 type forgetInput struct {
@@ -109,6 +111,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
 	s.addSummarize(srv)
+	s.addPromote(srv)
 	s.addCode(srv)
 }
 
@@ -141,7 +144,7 @@ func (s *server) remember(ctx context.Context, _ *mcp.CallToolRequest, in rememb
 }
 
 func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, record, error) {
-	rec, err := s.eng.Get(ctx, in.ID, mneme.Internal)
+	rec, err := s.eng.Get(ctx, in.ID, mneme.ScopeFrom(ctx).Reads())
 	if err != nil {
 		return nil, record{}, fail(err)
 	}
@@ -149,7 +152,7 @@ func (s *server) get(ctx context.Context, _ *mcp.CallToolRequest, in getInput) (
 }
 
 func (in *updateInput) patch() (mneme.Patch, error) {
-	p := mneme.Patch{Text: in.Text, Title: in.Title, Kind: in.Kind, Key: in.Key, TTL: in.TTL,
+	p := mneme.Patch{Text: in.Text, Title: in.Title, Kind: in.Kind, Key: in.Key, TTL: in.TTL, Redact: in.Redact,
 		Status: (*mneme.Status)(in.Status), Sensitivity: (*mneme.Sensitivity)(in.Sensitivity), Provenance: (*mneme.Provenance)(in.Provenance)}
 	if in.Tags != nil {
 		p.Tags = (*[]string)(in.Tags)
@@ -166,7 +169,7 @@ func (s *server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 	p, err := in.patch()
 	var rec *mneme.Record
 	if err == nil {
-		rec, err = s.eng.Patch(ctx, in.ID, p, mneme.Internal)
+		rec, err = s.eng.Patch(ctx, in.ID, p, mneme.ScopeFrom(ctx).Reads())
 	}
 	if err != nil {
 		return nil, record{}, fail(err)
@@ -176,7 +179,7 @@ func (s *server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 
 func (in *filterInput) filter() (mneme.Filter, error) {
 	var err error
-	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds, Clearance: mneme.Internal,
+	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds,
 		Types:   types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType))),
 		Project: pick(&err, f("project", in.Project), f("project_id", in.ProjectID))}
 	return fl, err
@@ -184,6 +187,7 @@ func (in *filterInput) filter() (mneme.Filter, error) {
 
 func (s *server) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
 	fl, err := in.filter()
+	fl.Statuses, fl.Clearance = statuses(in.Statuses), mneme.ScopeFrom(ctx).Reads()
 	if in.Limit == 0 {
 		in.Limit = 20 // the CLI's default
 	}

@@ -162,7 +162,7 @@ func TestOlderSchemaNeedsMigrate(t *testing.T) {
 	schema := pgtest.Schema(t)
 	s := pgtest.OpenIn(t, schema)
 	ctx := context.Background()
-	if _, err := s.Pool().Exec(ctx, `DROP TABLE lex_stats; DROP TRIGGER records_lex_stats_insert ON records;
+	if _, err := s.Pool().Exec(ctx, `ALTER TABLE records DROP COLUMN promotions; DROP TABLE lex_stats; DROP TRIGGER records_lex_stats_insert ON records;
 		DROP TRIGGER records_lex_stats_delete ON records; DROP TRIGGER records_lex_stats_update ON records;
 		DROP FUNCTION lex_stats_insert(), lex_stats_delete(), lex_stats_update(); UPDATE schema_version SET version = 1`); err != nil {
 		t.Fatal(err)

@@ -35,22 +35,22 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 	for _, r := range stored {
 		existing[r.ID] = r
 	}
-	hashes := map[string]bool{} // project \x00 hash of every stored record with a hash in recs
+	hashes := map[string]bool{} // project \x00 type \x00 hash of every stored record with a hash in recs
 	var hs []string
 	for _, r := range recs {
 		hs = append(hs, r.ContentHash)
 	}
-	hrows, err := w.tx.Query(w.ctx, "SELECT DISTINCT project, content_hash FROM records WHERE content_hash = ANY($1)", hs)
+	hrows, err := w.tx.Query(w.ctx, "SELECT DISTINCT project, type, content_hash FROM records WHERE content_hash = ANY($1)", hs)
 	if err != nil {
 		return err
 	}
 	for hrows.Next() {
-		var p, h string
-		if err := hrows.Scan(&p, &h); err != nil {
+		var p, t, h string
+		if err := hrows.Scan(&p, &t, &h); err != nil {
 			hrows.Close()
 			return err
 		}
-		hashes[p+"\x00"+h] = true
+		hashes[p+"\x00"+t+"\x00"+h] = true
 	}
 	hrows.Close()
 	if err := hrows.Err(); err != nil {
@@ -59,7 +59,7 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 	var inserts []*mneme.Record
 	for _, r := range recs {
 		old := existing[r.ID]
-		key := r.Project + "\x00" + r.ContentHash
+		key := r.Project + "\x00" + string(r.Type) + "\x00" + r.ContentHash
 		switch mneme.ResolveImport(old, old == nil && hashes[key], r, w.now) {
 		case mneme.Insert:
 			res.Inserted++
@@ -98,7 +98,7 @@ func (w *writer) importEach(recs []*mneme.Record, res *mneme.WriteResult) error 
 var insertColumns = []string{"id", "project", "type", "kind", "title", "text", "tags",
 	"source_uri", "source_line_start", "source_line_end", "source_parent", "source_chunk",
 	"occurred_at", "created_at", "updated_at", "expires_at", "key", "status", "provenance",
-	"sensitivity", "session_id", "run_id", "speaker", "links", "content_hash", "meta", "event_at"}
+	"sensitivity", "session_id", "run_id", "speaker", "links", "content_hash", "meta", "promotions", "event_at"}
 
 // copyIn inserts new records with COPY and marks them, and the session
 // turns beside them, for re-indexing.

@@ -74,7 +74,7 @@ func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*
 			prev := old[c.ContentHash]
 			delete(old, c.ContentHash)
 			if prev == nil {
-				if prev, _, err = w.byHash(c.Project, c.ContentHash); err != nil {
+				if prev, _, err = w.byHash(c); err != nil {
 					return err
 				}
 				if prev != nil { // the same text is already remembered elsewhere in the project

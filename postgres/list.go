@@ -41,6 +41,16 @@ func where(f mneme.Filter, a *args) string {
 	if f.Key != "" {
 		add("r.key = " + a.add(f.Key))
 	}
+	if len(f.Statuses) > 0 {
+		statuses := make([]string, len(f.Statuses))
+		for i, st := range f.Statuses {
+			statuses[i] = string(st)
+		}
+		add("r.status = ANY(" + a.add(statuses) + "::text[])")
+	}
+	if f.ContentHash != "" {
+		add("r.content_hash = " + a.add(f.ContentHash))
+	}
 	if f.Since != nil {
 		add("r.event_at >= " + a.add(f.Since.UnixNano()))
 	}
@@ -55,6 +65,9 @@ func where(f mneme.Filter, a *args) string {
 	}
 	if !f.IncludeExpired {
 		add("(r.expires_at IS NULL OR r.expires_at > " + a.add(f.Now.UnixNano()) + ")")
+	}
+	if f.Expired {
+		add("r.expires_at <= " + a.add(f.Now.UnixNano()))
 	}
 	if f.Clearance != mneme.Secret {
 		add("r.sensitivity != 'secret'")
@@ -132,47 +145,6 @@ func (w *writer) delete(r *mneme.Record, rid int64) error {
 	delete(w.touched, rid)
 	_, err := w.tx.Exec(w.ctx, "DELETE FROM records WHERE rid = $1", rid)
 	return err
-}
-
-// DeleteExpired removes the records whose TTL ran out at now.
-func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
-	n := 0
-	err := s.tx(ctx, func(tx pgx.Tx) error {
-		w := s.newWriter(ctx, tx, now)
-		rows, err := tx.Query(ctx, "SELECT r.rid, "+columns+" FROM records r WHERE r.expires_at <= $1 FOR UPDATE", now.UnixNano())
-		if err != nil {
-			return err
-		}
-		type gone struct {
-			r   *mneme.Record
-			rid int64
-		}
-		var all []gone
-		for rows.Next() {
-			var rid int64
-			r, err := scanRecord(rows, &rid)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			all = append(all, gone{r, rid})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, g := range all {
-			if err := w.delete(g.r, g.rid); err != nil {
-				return err
-			}
-		}
-		for _, g := range all {
-			delete(w.touched, g.rid)
-		}
-		n = len(all)
-		return w.finish()
-	})
-	return n, s.translate(err, "prune expired records")
 }
 
 // Stats counts the stored records by project and type.

@@ -16,12 +16,12 @@ import (
 const columns = `r.id, r.project, r.type, r.kind, r.title, r.text, r.tags,
 	r.source_uri, r.source_line_start, r.source_line_end, r.source_parent, r.source_chunk,
 	r.occurred_at, r.created_at, r.updated_at, r.expires_at, r.key, r.status, r.provenance,
-	r.sensitivity, r.session_id, r.run_id, r.speaker, r.links, r.content_hash, r.meta`
+	r.sensitivity, r.session_id, r.run_id, r.speaker, r.links, r.content_hash, r.meta, r.promotions`
 
 func scanRecord(row pgx.Row, extra ...any) (*mneme.Record, error) {
 	var (
 		r                                 mneme.Record
-		links                             string
+		links, promotions                 string
 		uri, parent, meta                 *string
 		lineStart, lineEnd, chunk         *int32
 		occurred, created, updated, expry *int64
@@ -29,11 +29,14 @@ func scanRecord(row pgx.Row, extra ...any) (*mneme.Record, error) {
 	dest := append(extra, &r.ID, &r.Project, &r.Type, &r.Kind, &r.Title, &r.Text, &r.Tags,
 		&uri, &lineStart, &lineEnd, &parent, &chunk,
 		&occurred, &created, &updated, &expry, &r.Key, &r.Status, &r.Provenance,
-		&r.Sensitivity, &r.SessionID, &r.RunID, &r.Speaker, &links, &r.ContentHash, &meta)
+		&r.Sensitivity, &r.SessionID, &r.RunID, &r.Speaker, &links, &r.ContentHash, &meta, &promotions)
 	if err := row.Scan(dest...); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(links), &r.Links); err != nil {
+		return nil, err
+	}
+	if err := mneme.UnmarshalPromotions(promotions, &r.Promotions); err != nil {
 		return nil, err
 	}
 	if uri != nil || parent != nil {
@@ -80,20 +83,20 @@ func values(r *mneme.Record) []any {
 		uri, lineStart, lineEnd, parent, chunk,
 		toNullNanos(r.OccurredAt), r.CreatedAt.UnixNano(), r.UpdatedAt.UnixNano(), toNullNanos(r.ExpiresAt),
 		r.Key, string(r.Status), string(r.Provenance), string(r.Sensitivity), r.SessionID, r.RunID, r.Speaker,
-		string(links), r.ContentHash, meta, r.EventTime().UnixNano()}
+		string(links), r.ContentHash, meta, mneme.MarshalPromotions(r.Promotions), r.EventTime().UnixNano()}
 }
 
 const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, tags,
 	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
 	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
-	sensitivity, session_id, run_id, speaker, links, content_hash, meta, event_at)
-	VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27)
+	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at)
+	VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28)
 	RETURNING rid`
 
 const updateSQL = `UPDATE records SET project=$2, type=$3, kind=$4, title=$5, text=$6, tags=$7,
 	source_uri=$8, source_line_start=$9, source_line_end=$10, source_parent=$11, source_chunk=$12,
 	occurred_at=$13, created_at=$14, updated_at=$15, expires_at=$16, key=$17, status=$18, provenance=$19,
-	sensitivity=$20, session_id=$21, run_id=$22, speaker=$23, links=$24, content_hash=$25, meta=$26, event_at=$27
+	sensitivity=$20, session_id=$21, run_id=$22, speaker=$23, links=$24, content_hash=$25, meta=$26, promotions=$27, event_at=$28
 	WHERE id=$1 RETURNING rid`
 
 func toNullNanos(t *time.Time) *int64 {
@@ -144,8 +147,12 @@ func (w *writer) one(where string, args ...any) (*mneme.Record, int64, error) {
 	return r, rid, err
 }
 
-func (w *writer) byHash(project, hash string) (*mneme.Record, int64, error) {
-	return w.one("r.project = $1 AND r.content_hash = $2 ORDER BY r.status = 'superseded', r.rid DESC LIMIT 1", project, hash)
+// byHash is the stored record with r's text in its project, preferring
+// one of r's type (a promotion keeps a text as an event and as a fact: a
+// write of either finds its own), then one not superseded, then the newest.
+func (w *writer) byHash(r *mneme.Record) (*mneme.Record, int64, error) {
+	return w.one("r.project = $1 AND r.content_hash = $2 ORDER BY r.type = $3 DESC, r.status = 'superseded', r.rid DESC LIMIT 1",
+		r.Project, r.ContentHash, string(r.Type))
 }
 
 func (w *writer) insert(r *mneme.Record) error {
@@ -258,15 +265,15 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 		}
 		dup := false
 		if existing == nil {
-			other, _, err := w.byHash(r.Project, r.ContentHash)
+			other, _, err := w.byHash(r)
 			if err != nil {
 				return err
 			}
-			dup = other != nil
+			dup = other != nil && other.Type == r.Type
 		}
 		return w.apply(mneme.ResolveImport(existing, dup, r, w.now), r, existing, res)
 	}
-	existing, _, err := w.byHash(r.Project, r.ContentHash)
+	existing, _, err := w.byHash(r)
 	if err != nil {
 		return err
 	}

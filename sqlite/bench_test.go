@@ -25,7 +25,11 @@ func load(b *testing.B, n int) *mneme.Engine {
 	for start := 0; start < n; start += 1000 {
 		batch := make([]*mneme.Record, 0, 1000)
 		for i := start; i < min(start+1000, n); i++ {
-			batch = append(batch, c.Record(i))
+			r := c.Record(i)
+			if i%20 == 0 { // 5% reusable, for the status filter
+				r.Status = mneme.Validated
+			}
+			batch = append(batch, r)
 		}
 		if _, err := eng.Import(context.Background(), batch, mneme.WriteOptions{}); err != nil {
 			b.Fatal(err)
@@ -40,7 +44,8 @@ type namedFilter struct {
 }
 
 // filters are the recall benchmarks' filters: none, half the records
-// (project p0 holds half), a small slice, and tags with a time range.
+// (project p0 holds half), a small slice, tags with a time range, and the
+// reusable records (5%).
 func filters() []namedFilter {
 	since := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	until := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -49,6 +54,7 @@ func filters() []namedFilter {
 		{"big-project", mneme.Filter{Project: "p0"}},
 		{"small-project+type", mneme.Filter{Project: "p7", Types: []mneme.Type{mneme.Episodic}}},
 		{"tags+time", mneme.Filter{Tags: []string{"t3", "t4"}, Since: &since, Until: &until}},
+		{"reusable", mneme.Filter{Statuses: []mneme.Status{mneme.Validated, mneme.Published}}},
 	}
 }
 

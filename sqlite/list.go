@@ -29,6 +29,12 @@ func where(f mneme.Filter) (string, []any) {
 	if f.Key != "" {
 		add("r.key = ?", f.Key)
 	}
+	if len(f.Statuses) > 0 {
+		add("r.status IN ("+marks(len(f.Statuses))+")", anys(f.Statuses)...)
+	}
+	if f.ContentHash != "" {
+		add("r.content_hash = ?", f.ContentHash)
+	}
 	if f.Since != nil {
 		add("r.event_at >= ?", f.Since.UnixNano())
 	}
@@ -43,6 +49,9 @@ func where(f mneme.Filter) (string, []any) {
 	}
 	if !f.IncludeExpired {
 		add("(r.expires_at IS NULL OR r.expires_at > ?)", f.Now.UnixNano())
+	}
+	if f.Expired {
+		add("r.expires_at <= ?", f.Now.UnixNano())
 	}
 	if f.Clearance != mneme.Secret {
 		add("r.sensitivity != 'secret'")
@@ -131,24 +140,6 @@ func (s *Store) Delete(ctx context.Context, ids []string) (int, error) {
 		return nil
 	})
 	return n, translate(err, "delete records")
-}
-
-// DeleteExpired removes the records whose TTL ran out at now.
-func (s *Store) DeleteExpired(ctx context.Context, now time.Time) (int, error) {
-	n := 0
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM record_tags WHERE seq IN (SELECT seq FROM records WHERE expires_at <= ?)", now.UnixNano()); err != nil {
-			return err
-		}
-		res, err := tx.ExecContext(ctx, "DELETE FROM records WHERE expires_at <= ?", now.UnixNano())
-		if err != nil {
-			return err
-		}
-		m, err := res.RowsAffected()
-		n = int(m)
-		return err
-	})
-	return n, translate(err, "prune expired records")
 }
 
 // Stats counts the stored records by project and type, and the secret

@@ -14,14 +14,14 @@ import (
 const columns = `r.id, r.project, r.type, r.kind, r.title, r.text, r.tags,
 	r.source_uri, r.source_line_start, r.source_line_end, r.source_parent, r.source_chunk,
 	r.occurred_at, r.created_at, r.updated_at, r.expires_at, r.key, r.status, r.provenance,
-	r.sensitivity, r.session_id, r.run_id, r.speaker, r.links, r.content_hash, r.meta`
+	r.sensitivity, r.session_id, r.run_id, r.speaker, r.links, r.content_hash, r.meta, r.promotions`
 
 type scanner interface{ Scan(...any) error }
 
 func scanRecord(row scanner) (*mneme.Record, error) {
 	var (
 		r                                 mneme.Record
-		tags, links                       string
+		tags, links, promotions           string
 		uri, parent                       sql.NullString
 		lineStart, lineEnd, chunk         sql.NullInt64
 		occurred, created, updated, expry sql.NullInt64
@@ -30,7 +30,7 @@ func scanRecord(row scanner) (*mneme.Record, error) {
 	err := row.Scan(&r.ID, &r.Project, &r.Type, &r.Kind, &r.Title, &r.Text, &tags,
 		&uri, &lineStart, &lineEnd, &parent, &chunk,
 		&occurred, &created, &updated, &expry, &r.Key, &r.Status, &r.Provenance,
-		&r.Sensitivity, &r.SessionID, &r.RunID, &r.Speaker, &links, &r.ContentHash, &meta)
+		&r.Sensitivity, &r.SessionID, &r.RunID, &r.Speaker, &links, &r.ContentHash, &meta, &promotions)
 	if err != nil {
 		return nil, err
 	}
@@ -38,6 +38,9 @@ func scanRecord(row scanner) (*mneme.Record, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(links), &r.Links); err != nil {
+		return nil, err
+	}
+	if err := mneme.UnmarshalPromotions(promotions, &r.Promotions); err != nil {
 		return nil, err
 	}
 	if uri.Valid || parent.Valid {
@@ -78,19 +81,19 @@ func values(r *mneme.Record) []any {
 		uri, lineStart, lineEnd, parent, chunk,
 		toNullNanos(r.OccurredAt), r.CreatedAt.UnixNano(), r.UpdatedAt.UnixNano(), toNullNanos(r.ExpiresAt),
 		r.Key, r.Status, r.Provenance, r.Sensitivity, r.SessionID, r.RunID, r.Speaker,
-		string(links), r.ContentHash, meta, r.EventTime().UnixNano()}
+		string(links), r.ContentHash, meta, mneme.MarshalPromotions(r.Promotions), r.EventTime().UnixNano()}
 }
 
 const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, tags,
 	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
 	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
-	sensitivity, session_id, run_id, speaker, links, content_hash, meta, event_at)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 const updateSQL = `UPDATE records SET project=?, type=?, kind=?, title=?, text=?, tags=?,
 	source_uri=?, source_line_start=?, source_line_end=?, source_parent=?, source_chunk=?,
 	occurred_at=?, created_at=?, updated_at=?, expires_at=?, key=?, status=?, provenance=?,
-	sensitivity=?, session_id=?, run_id=?, speaker=?, links=?, content_hash=?, meta=?, event_at=?
+	sensitivity=?, session_id=?, run_id=?, speaker=?, links=?, content_hash=?, meta=?, promotions=?, event_at=?
 	WHERE id=?`
 
 func toNullNanos(t *time.Time) sql.NullInt64 {
@@ -205,8 +208,12 @@ func (w *writer) one(query string, args ...any) (*mneme.Record, error) {
 	return r, err
 }
 
-func (w *writer) byHash(project, hash string) (*mneme.Record, error) {
-	return w.one("r.project = ? AND r.content_hash = ? ORDER BY r.status = 'superseded', r.seq DESC LIMIT 1", project, hash)
+// byHash is the stored record with r's text in its project, preferring
+// one of r's type (a promotion keeps a text as an event and as a fact: a
+// write of either finds its own), then one not superseded, then the newest.
+func (w *writer) byHash(r *mneme.Record) (*mneme.Record, error) {
+	return w.one("r.project = ? AND r.content_hash = ? ORDER BY r.type = ? DESC, r.status = 'superseded', r.seq DESC LIMIT 1",
+		r.Project, r.ContentHash, r.Type)
 }
 
 // apply writes r as o says, and its vector (a duplicate's vector fills in
@@ -284,15 +291,15 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 		}
 		dup := false
 		if existing == nil {
-			other, err := w.byHash(r.Project, r.ContentHash)
+			other, err := w.byHash(r)
 			if err != nil {
 				return err
 			}
-			dup = other != nil
+			dup = other != nil && other.Type == r.Type
 		}
 		return w.apply(mneme.ResolveImport(existing, dup, r, w.now), r, res)
 	}
-	existing, err := w.byHash(r.Project, r.ContentHash)
+	existing, err := w.byHash(r)
 	if err != nil {
 		return err
 	}

@@ -108,6 +108,9 @@ func indexFilter(f mneme.Filter) bm25.Filter {
 	for _, t := range f.Types {
 		out.Types = append(out.Types, string(t))
 	}
+	for _, st := range f.Statuses {
+		out.Statuses = append(out.Statuses, string(st))
+	}
 	if f.Since != nil {
 		out.Since = f.Since.UnixNano()
 	}

@@ -130,7 +130,8 @@ func (a *app) fail(err error) int {
 
 // flagTerms words an error's hints as the flags that set those fields.
 func flagTerms(h mneme.Hint) string {
-	name, ok := map[string]string{"occurred_at": "at", "session_id": "session", "run_id": "run"}[h.Field]
+	name, ok := map[string]string{"occurred_at": "at", "session_id": "session", "run_id": "run",
+		"types": "type", "kinds": "kind", "statuses": "status"}[h.Field]
 	if !ok {
 		name = strings.ReplaceAll(h.Field, "_", "-")
 	}

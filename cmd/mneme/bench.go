@@ -277,6 +277,9 @@ func benchLoCoMo(a *app, eng *mneme.Engine, w *benchWriter, path string, modes [
 	owner := map[string][]string{}
 	t0 := time.Now()
 	if reuse {
+		if err := dropSummaries(a, eng); err != nil {
+			return nil, nil, err
+		}
 		owner, rep.Records, err = loadOwners(a, eng)
 		if err != nil {
 			return nil, nil, err

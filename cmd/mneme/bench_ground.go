@@ -65,6 +65,7 @@ func benchGround(a *app, eng *mneme.Engine, path string) (*groundReport, error) 
 	}
 	for _, r := range runs {
 		scores := make([]float64, len(pairs))
+		exact := make([]float64, len(pairs)) // every sentence scored with the model, for the sweep
 		threshold := ground.LexicalThreshold
 		if r.em != nil {
 			threshold = ground.Threshold
@@ -72,16 +73,28 @@ func benchGround(a *app, eng *mneme.Engine, path string) (*groundReport, error) 
 		var lat []time.Duration
 		for i, p := range pairs {
 			t0 := time.Now()
-			res, err := ground.Check(a.ctx, r.em, r.id, ground.Request{Package: p.pkg, Answer: p.answer})
+			req := ground.Request{Package: p.pkg, Answer: p.answer}
+			res, err := ground.Check(a.ctx, r.em, r.id, req)
 			if err != nil {
 				return nil, err
 			}
 			lat = append(lat, time.Since(t0))
-			scores[i] = res.Score
+			scores[i], exact[i] = res.Score, res.Score
+			if r.em != nil {
+				req.Exhaustive = true
+				full, err := ground.Check(a.ctx, r.em, r.id, req)
+				if err != nil {
+					return nil, err
+				}
+				if full.Supported != res.Supported {
+					return nil, fmt.Errorf("pair %d: the verdict of words alone (%v) is not the model's (%v)", i, res.Supported, full.Supported)
+				}
+				exact[i] = full.Score
+			}
 		}
 		gr := groundRun{Embedder: r.id, groundStat: stat(pairs, scores, threshold)}
 		for t := 0.2; t < 0.91; t += 0.05 {
-			gr.Sweep = append(gr.Sweep, stat(pairs, scores, float64(int(t*100+0.5))/100))
+			gr.Sweep = append(gr.Sweep, stat(pairs, exact, float64(int(t*100+0.5))/100))
 		}
 		rep.Runs = append(rep.Runs, gr)
 		rep.P50MS, rep.P99MS = eval.Percentiles(lat)

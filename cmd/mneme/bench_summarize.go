@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/internal/eval"
-	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
 // summaryReport is what `bench locomo --summaries` measured: each session
@@ -52,7 +50,7 @@ func benchSummaries(a *app, eng *mneme.Engine, convs []eval.Conversation, owner 
 	quoted := map[string]bool{}                                                    // conv/dia_id
 	t0 := time.Now()
 	for _, c := range convs {
-		for _, s := range sessions(c) {
+		for _, s := range eval.Sessions(c) {
 			at := s[0].Date.UTC().Format(time.RFC3339)
 			res, err := consolidate.Summarize(a.ctx, eng, consolidate.Request{Project: c.ID, Since: at, Until: at,
 				MaxWords: consolidate.MaxWords(maxWords), Limit: consolidate.MaxLimit})
@@ -60,7 +58,7 @@ func benchSummaries(a *app, eng *mneme.Engine, convs []eval.Conversation, owner 
 				return nil, err
 			}
 			key := fmt.Sprintf("%s/%d", c.ID, s[0].Session)
-			words[key], leadWords[key] = wordSet(res.Summary), wordSet(lead(s, maxWords))
+			words[key], leadWords[key] = eval.WordSet(res.Summary), eval.WordSet(eval.Lead(s, maxWords))
 			rep.Sessions++
 			rep.MeanWords += float64(res.Words)
 			for _, id := range res.CitedIDs {
@@ -80,6 +78,14 @@ func benchSummaries(a *app, eng *mneme.Engine, convs []eval.Conversation, owner 
 		rep.Strict, rep.Credited = append(rep.Strict, r[0]), append(rep.Credited, r[1])
 	}
 	return rep, nil
+}
+
+// dropSummaries forgets the summaries an earlier --summaries run left in a
+// reused data directory: recall without them is measured first, and each
+// run writes its own.
+func dropSummaries(a *app, eng *mneme.Engine) error {
+	_, err := eng.Forget(a.ctx, mneme.ForgetRequest{ForgetFilter: mneme.ForgetFilter{Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}}})
+	return err
 }
 
 // locomoOwners is locomoMode scoring the same hits under several owner
@@ -121,98 +127,34 @@ func locomoOwners(a *app, eng *mneme.Engine, m benchMode, convs []eval.Conversat
 	return out, nil
 }
 
-// sessions groups a conversation's turns by session, in order.
-func sessions(c eval.Conversation) [][]eval.Turn {
-	var out [][]eval.Turn
-	for i, t := range c.Turns {
-		if i == 0 || t.Session != c.Turns[i-1].Session {
-			out = append(out, nil)
-		}
-		out[len(out)-1] = append(out[len(out)-1], t)
-	}
-	return out
-}
-
-// lead is the baseline summary: the session's first max words.
-func lead(turns []eval.Turn, max int) string {
-	var out []string
-	for _, t := range turns {
-		out = append(out, strings.Fields(t.Text)...)
-	}
-	return strings.Join(out[:min(max, len(out))], " ")
-}
-
-// contentWords are the folded words of s that are not stopwords.
-func contentWords(s string) []string {
-	var out []string
-	for _, w := range textnorm.Words(s) {
-		if len(w) > 2 && !textnorm.IsStopword(w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-func wordSet(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range textnorm.Words(s) {
-		out[w] = true
-	}
-	return out
-}
-
-// coverage: for each evidence turn of a category 1-4 question, the share
-// of its content words (the speaker's name aside) in its session's summary.
+// coverage: for each evidence turn of a category 1-4 question, whether
+// its session's summary keeps at least half, and all, of its content words.
 func coverage(rep *summaryReport, convs []eval.Conversation, words, leadWords map[string]map[string]bool, quoted map[string]bool) {
 	var half, all, leadHalf, leadAll, q int
-	for _, c := range convs {
-		turns := map[string]eval.Turn{}
-		for _, t := range c.Turns {
-			turns[t.DiaID] = t
+	count := func(h, a bool, half, all *int) {
+		if h {
+			*half++
 		}
-		for _, qu := range c.Questions {
-			if qu.Category < 1 || qu.Category > 4 {
-				continue
-			}
-			for _, d := range qu.Evidence {
-				t, ok := turns[d]
-				if !ok {
-					continue
-				}
-				key := fmt.Sprintf("%s/%d", c.ID, t.Session)
-				cw := contentWords(strings.TrimPrefix(t.Text, t.Speaker+":"))
-				rep.Evidence++
-				h, a := share(cw, words[key])
-				half, all = half+h, all+a
-				h, a = share(cw, leadWords[key])
-				leadHalf, leadAll = leadHalf+h, leadAll+a
-				if quoted[c.ID+"/"+d] {
-					q++
-				}
+		if a {
+			*all++
+		}
+	}
+	for _, c := range convs {
+		for _, t := range eval.EvidenceTurns(c) {
+			key := fmt.Sprintf("%s/%d", c.ID, t.Session)
+			rep.Evidence++
+			h, a := eval.Kept(t, words[key])
+			count(h, a, &half, &all)
+			h, a = eval.Kept(t, leadWords[key])
+			count(h, a, &leadHalf, &leadAll)
+			if quoted[c.ID+"/"+t.DiaID] {
+				q++
 			}
 		}
 	}
 	n := float64(max(rep.Evidence, 1))
 	r := func(x int) float64 { return float64(int(float64(x)/n*10000+0.5)) / 10000 }
 	rep.Covered, rep.CoveredAll, rep.Quoted, rep.LeadCovered, rep.LeadCoveredAll = r(half), r(all), r(q), r(leadHalf), r(leadAll)
-}
-
-// share is 1, 1 when every content word is in set; 1, 0 when at least
-// half are.
-func share(cw []string, set map[string]bool) (half, all int) {
-	in := 0
-	for _, w := range cw {
-		if set[w] {
-			in++
-		}
-	}
-	if 2*in >= len(cw) {
-		half = 1
-	}
-	if in == len(cw) {
-		all = 1
-	}
-	return half, all
 }
 
 func printSummaryReport(a *app, rep *summaryReport) {

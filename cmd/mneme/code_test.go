@@ -1,10 +1,14 @@
 package main_test
 
 import (
+	"bufio"
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 type codeJSON struct {
@@ -101,4 +105,61 @@ func modelDir() string {
 		cache = filepath.Join(home, ".cache")
 	}
 	return filepath.Join(cache, "mneme", "models", "all-minilm-l6-v2")
+}
+
+// TestCodeWatchIndex runs `code watch --index` through the binary: its
+// first line indexes the repository, a new file is indexed as it lands,
+// an interrupt ends it cleanly, and recall then finds the new file.
+func TestCodeWatchIndex(t *testing.T) {
+	home, repo := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	cmd := exec.Command(bin, "code", "watch", repo, "--index", "--embedder", "hash", "--interval", "300ms")
+	cmd.Env = append(os.Environ(), "MNEME_HOME="+home, "XDG_CACHE_HOME="+t.TempDir())
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // ended already when the test passes
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func(what string) codeJSON {
+		t.Helper()
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("watch ended before %s: %s", what, stderr.String())
+			}
+			return decode[codeJSON](t, line)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no line for %s: %s", what, stderr.String())
+		}
+		return codeJSON{}
+	}
+	if c := next("the first delta"); c.Delta.Added != 1 || c.Index == nil || c.Index.Files != 1 {
+		t.Fatalf("first line = %+v", c)
+	}
+	os.WriteFile(filepath.Join(repo, "billing.go"), []byte("package main\n\n// Round rounds invoice totals to whole cents for the ledger.\nfunc Round() {}\n"), 0o644)
+	c := next("the new file")
+	if c.Delta.Added != 1 || c.Delta.Files[0].Path != "billing.go" || c.Index == nil || c.Index.Files != 1 {
+		t.Fatalf("after a new file = %+v", c)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("interrupted watch: %v: %s", err, stderr.String())
+	}
+	r := decode[recallJSON](t, ok(t, home, "recall", "invoice totals ledger cents", "--project", c.ProjectID, "--embedder", "hash", "--json"))
+	if len(r.Hits) == 0 || r.Hits[0].Record["source"].(map[string]any)["uri"] != "billing.go" {
+		t.Fatalf("recall = %+v", r)
+	}
 }

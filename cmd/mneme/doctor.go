@@ -75,7 +75,32 @@ func (a *app) diagnose(deep bool) []check {
 		checks = append(checks, states...)
 	}
 	a.checkEmbedder(c, eng, add)
+	if deep {
+		checks = append(checks, a.checkCredentials(eng))
+	}
 	return checks
+}
+
+// checkCredentials warns of stored records that show a credential to
+// every reader: written before every field was checked, or imported.
+func (a *app) checkCredentials(eng *mneme.Engine) check {
+	found, err := eng.AuditCredentials(a.ctx)
+	if err != nil {
+		return check{Name: "credentials", Detail: mneme.ErrorMessage(err)}
+	}
+	if len(found) == 0 {
+		return check{Name: "credentials", OK: true, Detail: "no memory shows a credential to readers without clearance"}
+	}
+	var list []string
+	for _, f := range found[:min(5, len(found))] {
+		list = append(list, fmt.Sprintf("%s (%s: %s)", f.ID, f.Field, f.Found))
+	}
+	if len(found) > 5 {
+		list = append(list, fmt.Sprintf("and %d more", len(found)-5))
+	}
+	return check{Name: "credentials", OK: true, Warn: true,
+		Detail: fmt.Sprintf("%d memories that are not secret hold a credential: %s", len(found), strings.Join(list, ", ")),
+		Fix:    "mark each secret (mneme update ID --sensitivity secret) or forget it (mneme forget ID)"}
 }
 
 // fileModes checks that the data directory and the files in it are their

@@ -1,14 +1,18 @@
 package main_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	memory "github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/internal/damage"
+	"github.com/mneme-ai/mneme/sqlite"
 )
 
 type doctorJSON struct {
@@ -141,5 +145,53 @@ func TestDoctorDamagedFile(t *testing.T) {
 	}
 	if r := mneme(t, home, "", "list"); r.code != 1 || !strings.Contains(r.stderr, "is empty (0 bytes), but this data directory held a mneme database") {
 		t.Fatalf("list on a lost database: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestDoctorCredentials: `doctor --deep` warns of a stored memory that
+// shows a credential outside its text, as an older version wrote it (it
+// checked only the title and text), naming the memory and the field but
+// not the credential; the quick check does not read every memory.
+func TestDoctorCredentials(t *testing.T) {
+	home := t.TempDir()
+	ok(t, home, "remember", "a clean memory", "--embedder", "none")
+	deep := func() (warn bool, detail, fix string) {
+		d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--deep", "--json"))
+		for _, c := range d.Checks {
+			if c.Name == "credentials" {
+				if !c.OK {
+					t.Fatalf("the credentials check failed: %+v", c)
+				}
+				return c.Warn, c.Detail, c.Fix
+			}
+		}
+		t.Fatalf("no credentials check: %+v", d)
+		return
+	}
+	if warn, detail, _ := deep(); warn {
+		t.Fatalf("a clean home: %s", detail)
+	}
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := "gh" + "p_" + "Zq8Rt2Lm5Nv1Xc7Bk3Jh9Gf4Ds6Aw0Pe8Yu2Ti"
+	old := &memory.Record{Project: "default", Type: memory.Semantic, Status: memory.Active, Sensitivity: memory.Internal,
+		Text: "deploy notes", Tags: []string{"ops", "token=" + token}}
+	if _, err := s.Put(ctx, []*memory.Record{old}, memory.ModeRemember, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	warn, detail, fix := deep()
+	if !warn || !strings.Contains(detail, old.ID+" (tags[1]: ") || strings.Contains(strings.ToLower(detail), strings.ToLower(token)) || !strings.Contains(fix, "--sensitivity secret") {
+		t.Fatalf("doctor --deep: warn %v, %s (fix: %s)", warn, detail, fix)
+	}
+	if _, detail, _ := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json")).check("credentials"); detail != "missing check credentials" {
+		t.Fatal("the quick check read every memory")
+	}
+	ok(t, home, "update", old.ID, "--sensitivity", "secret")
+	if warn, detail, _ := deep(); warn {
+		t.Fatalf("after the fix: %s", detail)
 	}
 }

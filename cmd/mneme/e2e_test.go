@@ -182,9 +182,9 @@ func TestTTLAndPrune(t *testing.T) {
 	if len(list.Records) != 1 {
 		t.Fatalf("list shows expired: %d records", len(list.Records))
 	}
-	p := decode[map[string]int](t, ok(t, home, "prune", "--expired", "--json"))
-	if p["pruned"] != 1 {
-		t.Fatalf("prune = %v", p)
+	p := decode[pruneJSON](t, ok(t, home, "prune", "--expired", "--json"))
+	if p.Pruned != 1 || len(p.IDs) != 1 {
+		t.Fatalf("prune = %+v", p)
 	}
 }
 

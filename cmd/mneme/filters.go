@@ -7,10 +7,10 @@ import (
 	"github.com/mneme-ai/mneme"
 )
 
-// filterFlags are the record filters shared by recall, list, forget and export.
+// filterFlags are the record filters shared by recall, context and list.
 type filterFlags struct {
 	project, since, until, clearance string
-	types, kinds, tags               listFlag
+	types, kinds, tags, statuses     listFlag
 	allTags, superseded              bool
 }
 
@@ -19,6 +19,7 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.types, "type", "only this type: episodic, semantic or procedural (repeatable)")
 	fs.Var(&f.kinds, "kind", "only this kind, like note or decision (repeatable)")
 	fs.Var(&f.tags, "tags", "only records with any of these tags (comma list)")
+	fs.Var(&f.statuses, "status", "only records with any of these statuses, like validated,published (the reusable ones)")
 	fs.BoolVar(&f.allTags, "all-tags", false, "require every tag in --tags, not any")
 	fs.StringVar(&f.since, "since", "", "only records that happened at or after this time (RFC 3339, a date, or an age like 7d)")
 	fs.StringVar(&f.until, "until", "", "only records that happened at or before this time")
@@ -32,6 +33,7 @@ func (f *filterFlags) filter(now time.Time) (mneme.Filter, error) {
 	for _, t := range f.types {
 		out.Types = append(out.Types, mneme.Type(t))
 	}
+	out.Statuses = f.statusList()
 	var err error
 	if out.Since, err = optionalTime("since", f.since, now); err != nil {
 		return out, err
@@ -48,4 +50,12 @@ func optionalTime(field, s string, now time.Time) (*time.Time, error) {
 	}
 	t, err := mneme.ParseTime(field, s, now)
 	return &t, err
+}
+
+func (f *filterFlags) statusList() []mneme.Status {
+	var out []mneme.Status
+	for _, s := range f.statuses {
+		out = append(out, mneme.Status(s))
+	}
+	return out
 }

@@ -46,6 +46,9 @@ func runHistory(a *app, args []string) error {
 	}
 	for _, r := range recs {
 		fmt.Fprintf(a.stdout, "%s  %-10s %s  %s\n", r.ID, r.Status, r.CreatedAt.Format("2006-01-02 15:04"), headline(r))
+		for _, p := range r.Promotions {
+			fmt.Fprintf(a.stdout, "  promoted: %s\n", oneLine(p.String()))
+		}
 	}
 	return nil
 }

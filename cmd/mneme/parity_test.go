@@ -51,6 +51,14 @@ func TestSurfaceParity(t *testing.T) {
 		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
 		{"stats", "", fixed(args{}), ""},
+		{"promote", "R", func(ids map[string]string) args {
+			return args{"ids": []string{ids["A"]}, "to": "procedural", "title": "When we deploy"}
+		}, ""},
+		{"promote", "", func(ids map[string]string) args { return args{"ids": []string{ids["A"]}, "to": "procedural"} }, ""}, // unchanged
+		{"promote", "", func(ids map[string]string) args {
+			return args{"ids": []string{ids["B"]}, "to": "semantic", "status": "published"}
+		}, ""},
+		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "statuses": []string{"validated", "published"}}), ""},
 		{"forget", "", fixed(args{"project": "shop", "kinds": []string{"decision"}, "dry_run": true}), ""},
 		{"forget", "", func(ids map[string]string) args { return args{"ids": []string{ids["B"], ids["B"]}} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
@@ -66,6 +74,12 @@ func TestSurfaceParity(t *testing.T) {
 		{"get", "", fixed(args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}), "ENOTFOUND"},
 		{"get", "", fixed(args{"id": "nope"}), "EINVALID"},
 		{"forget", "", fixed(args{}), "EINVALID"},
+		{"promote", "", fixed(args{"ids": []string{"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}, "to": "semantic"}), "ENOTFOUND"},
+		{"promote", "", func(ids map[string]string) args { return args{"ids": []string{ids["A"]}, "to": "episodic"} }, "EINVALID"},
+		{"promote", "", func(ids map[string]string) args {
+			return args{"ids": []string{ids["A"]}, "to": "semantic", "status": "active"}
+		}, "EINVALID"},
+		{"recall", "", fixed(args{"query": "deploys", "statuses": []string{"checked"}}), "EINVALID"},
 		{"forget", "", fixed(args{"ids": []string{"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}}), "ENOTFOUND"},
 	}
 	for i, st := range steps {
@@ -87,7 +101,11 @@ func TestSurfaceParity(t *testing.T) {
 				}
 				saved[name][kept] = out
 			} else if st.save != "" {
-				ids[name][st.save] = out.(map[string]any)["id"].(string)
+				m := out.(map[string]any)
+				if id, ok := m["record_id"].(string); ok { // a promotion's record
+					m["id"] = id
+				}
+				ids[name][st.save] = m["id"].(string)
 			}
 			results[name] = code // a refusal: the same code (each surface words its message)
 			if code == "" {
@@ -125,9 +143,10 @@ func normalise(t *testing.T, op string, out any, ids map[string]string) string {
 			m := map[string]any{}
 			for k, x := range v {
 				switch k {
-				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "explain", "next_cursor", "links", "stages":
+				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "explain", "next_cursor", "links", "stages",
+					"at", "by": // a promotion's time, and who: the local user on the CLI, the token elsewhere
 					continue
-				case "id":
+				case "id", "record_id":
 					if s, _ := x.(string); names[s] != "" {
 						x = names[s]
 					} else {
@@ -192,6 +211,8 @@ func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 			argv = append(argv, flag, path)
 		case "kinds":
 			argv = append(argv, "--kind", strings.Join(v.([]string), ","))
+		case "statuses":
+			argv = append(argv, "--status", strings.Join(v.([]string), ","))
 		case "meta":
 			for mk, mv := range v.(args) {
 				argv = append(argv, "--meta", fmt.Sprintf("%s=%v", mk, mv))

@@ -1,37 +1,51 @@
 package main
 
 import (
-	"fmt"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
-	commands["prune"] = command{usage: "prune --expired", summary: "delete memories whose TTL has run out", run: runPrune}
+	commands["prune"] = command{
+		usage:   "prune [--expired] [--status S] [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--dry-run]",
+		summary: "delete the memories explicit filters select (expired, a status, …); never a whole project",
+		run:     runPrune,
+	}
 }
 
 func runPrune(a *app, args []string) error {
 	fs := a.flags()
-	expired := fs.Bool("expired", false, "delete expired memories")
+	var req mneme.PruneRequest
+	var ff forgetFlags
+	var statuses listFlag
+	ff.register(fs, &req.ForgetFilter, "prune")
+	fs.BoolVar(&req.Expired, "expired", false, "prune records whose TTL has run out")
+	fs.Var(&statuses, "status", "prune records with any of these statuses, like draft or superseded (comma list)")
+	fs.BoolVar(&req.DryRun, "dry-run", false, "show what would be pruned; change nothing")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	if !*expired {
-		return mneme.Invalid("say what to prune: --expired")
+	ff.fill()
+	for _, s := range statuses {
+		req.Statuses = append(req.Statuses, mneme.Status(s))
+	}
+	if err := req.Check(time.Now()); err != nil {
+		return err
 	}
 	eng, err := a.open(config.Records)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	n, err := eng.Prune(a.ctx)
+	out, err := eng.Prune(a.ctx, req)
 	if err != nil {
 		return err
 	}
 	if a.json {
-		return a.printJSON(map[string]int{"pruned": n})
+		return a.printJSON(out)
 	}
-	fmt.Fprintf(a.stdout, "pruned %d expired memories\n", n)
+	a.printDeleted("pruned", "would prune", req.DryRun, out.IDs)
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	commands["update"] = command{
-		usage:   "update ID [--title T] [--text T] [--kind K] [--tags T] [--key K] [--status S] [--sensitivity S] [--provenance P] [--meta k=v] [--ttl D]",
+		usage:   "update ID [--title T] [--text T] [--kind K] [--tags T] [--key K] [--status S] [--sensitivity S] [--provenance P] [--meta k=v] [--ttl D] [--redact]",
 		summary: "change some fields of a stored memory; the others stay as they are",
 		run:     runUpdate,
 	}
@@ -38,6 +38,7 @@ func runUpdate(a *app, args []string) error {
 	var meta repeatFlag
 	fs.Var(&tags, "tags", "replace the tags (comma list; \"\" removes them)")
 	fs.Var(&meta, "meta", "replace the metadata with these key=value pairs (repeatable)")
+	fs.BoolVar(&p.Redact, "redact", false, "mask credentials found in any field (text, title, tags, key, source, meta, …) instead of refusing")
 	clearance := fs.String("clearance", "internal", "highest sensitivity to change: public, internal or secret")
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
@@ -63,7 +64,7 @@ func runUpdate(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	if p == (mneme.Patch{}) {
+	if p == (mneme.Patch{Redact: p.Redact}) {
 		return mneme.Invalid("nothing to change: give the fields to update, like --tags a,b or --title T")
 	}
 	if err := p.Check(); err != nil {

@@ -6,6 +6,7 @@ import "slices"
 type Filter struct {
 	Project, Key       string
 	Types, Kinds       []string
+	Statuses           []string // any of
 	Tags               []string
 	AllTags            bool
 	Since, Until       int64 // bounds on Event, inclusive; 0: open
@@ -41,8 +42,9 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 	}
 	types, okT := ids(f.Types)
 	kinds, okK := ids(f.Kinds)
+	statuses, okS := ids(f.Statuses)
 	tags, okG := ids(f.Tags)
-	if (len(f.Types) > 0 && !okT) || (len(f.Kinds) > 0 && !okK) || (len(f.Tags) > 0 && !okG) ||
+	if (len(f.Types) > 0 && !okT) || (len(f.Kinds) > 0 && !okK) || (len(f.Statuses) > 0 && !okS) || (len(f.Tags) > 0 && !okG) ||
 		(f.AllTags && len(tags) < len(f.Tags)) {
 		return nil, false
 	}
@@ -62,7 +64,8 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 			f.Key != "" && a.key != key,
 			f.CreatedBefore != 0 && a.created >= f.CreatedBefore,
 			len(types) > 0 && !slices.Contains(types, a.typ),
-			len(kinds) > 0 && !slices.Contains(kinds, a.kind):
+			len(kinds) > 0 && !slices.Contains(kinds, a.kind),
+			len(statuses) > 0 && !slices.Contains(statuses, a.status):
 			return false
 		case len(tags) == 0:
 			return true

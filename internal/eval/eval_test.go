@@ -47,3 +47,22 @@ func TestLoCoMoParsing(t *testing.T) {
 		t.Fatalf("evidence = %v", got)
 	}
 }
+
+func TestKeptAndLead(t *testing.T) {
+	turn := Turn{Speaker: "Ann", Text: "Ann: We moved the staging database to Postgres."}
+	for _, c := range []struct {
+		summary   string
+		half, all bool
+	}{
+		{"Bob: we moved staging to Postgres; the database too", true, true},
+		{"staging database", true, false}, // 2 of moved, staging, database, postgres
+		{"Ann moved", false, false},       // the speaker's name does not count
+	} {
+		if h, a := Kept(turn, WordSet(c.summary)); h != c.half || a != c.all {
+			t.Errorf("Kept in %q = %v, %v; want %v, %v", c.summary, h, a, c.half, c.all)
+		}
+	}
+	if got := Lead([]Turn{{Text: "Ann: one two"}, {Text: "Bob: three four"}}, 4); got != "Ann: one two Bob:" {
+		t.Errorf("Lead = %q", got)
+	}
+}

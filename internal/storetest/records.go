@@ -109,9 +109,9 @@ func testTTL(t *testing.T, f *fixture) {
 	if err != nil || len(hits) != 1 || len(recs) != 1 || hits[0].ID == short.ID {
 		t.Fatalf("after expiry: recall %v, list %d, err %v", ids(hits), len(recs), err)
 	}
-	n, err := f.eng.Prune(f.ctx)
-	if err != nil || n != 1 {
-		t.Fatalf("prune = %d, %v", n, err)
+	n, err := f.eng.Prune(f.ctx, mneme.PruneRequest{Expired: true})
+	if err != nil || n.Pruned != 1 || n.IDs[0] != short.ID {
+		t.Fatalf("prune = %+v, %v", n, err)
 	}
 	if _, err := f.eng.Get(f.ctx, short.ID, mneme.Secret); mneme.ErrorCode(err) != mneme.ENOTFOUND {
 		t.Fatalf("get pruned = %v, want ENOTFOUND", err)

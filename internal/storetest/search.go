@@ -48,8 +48,8 @@ func testSearchFilters(t *testing.T, f *fixture) {
 	recs := []*mneme.Record{
 		{Text: "incident one: cache outage", Type: mneme.Episodic, Kind: "incident", Tags: []string{"cache", "prod"}, OccurredAt: day(1)},
 		{Text: "incident two: cache eviction storm", Type: mneme.Episodic, Kind: "incident", Tags: []string{"cache"}, OccurredAt: day(10)},
-		{Text: "how to flush the cache", Type: mneme.Procedural, Kind: "howto", Tags: []string{"cache", "ops"}, OccurredAt: day(20)},
-		{Text: "the cache is redis 7", Type: mneme.Semantic, Tags: []string{"prod", "ops"}, OccurredAt: day(25)},
+		{Text: "how to flush the cache", Type: mneme.Procedural, Kind: "howto", Tags: []string{"cache", "ops"}, OccurredAt: day(20), Status: mneme.Validated},
+		{Text: "the cache is redis 7", Type: mneme.Semantic, Tags: []string{"prod", "ops"}, OccurredAt: day(25), Status: mneme.Published},
 	}
 	if _, err := f.eng.Remember(f.ctx, recs, mneme.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -69,6 +69,10 @@ func testSearchFilters(t *testing.T, f *fixture) {
 		{"until", mneme.Filter{Until: day(10)}, []int{0, 1}},
 		{"range", mneme.Filter{Since: day(2), Until: day(24)}, []int{1, 2}},
 		{"project miss", mneme.Filter{Project: "nope"}, nil},
+		{"status", mneme.Filter{Statuses: []mneme.Status{mneme.Validated}}, []int{2}},
+		{"reusable", mneme.Filter{Statuses: []mneme.Status{mneme.Published, mneme.Validated}}, []int{2, 3}},
+		{"status and type", mneme.Filter{Statuses: []mneme.Status{mneme.Active}, Types: []mneme.Type{mneme.Episodic}}, []int{0, 1}},
+		{"status miss", mneme.Filter{Statuses: []mneme.Status{mneme.Draft}}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -40,9 +40,13 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"StatsWithoutClearance":  testStatsClearance,
 		"ConcurrentSameText":     testConcurrentSameText,
 		"CredentialRefusedWhole": testCredentialRefused,
+		"Promotion":              testPromotion,
+		"SameTextTwoTypes":       testSameTextTwoTypes,
+		"PruneByFilter":          testPruneByFilter,
 	},
 	Search: {
 		"FilteredTopK":    testFilteredTopK,
+		"StatusTopK":      testStatusTopK,
 		"Filters":         testSearchFilters,
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,

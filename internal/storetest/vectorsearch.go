@@ -39,6 +39,9 @@ func testVectorSearch(t *testing.T, f *fixture) {
 		if i%40 == 1 {
 			r.Key = fmt.Sprintf("k%d", i%3) // later ones supersede earlier ones
 		}
+		if i%7 == 2 {
+			r.Status = []mneme.Status{mneme.Validated, mneme.Published, mneme.Draft}[i%3]
+		}
 		recs = append(recs, r)
 	}
 	if _, err := f.eng.Remember(f.ctx, recs, mneme.WriteOptions{}); err != nil {
@@ -50,7 +53,8 @@ func testVectorSearch(t *testing.T, f *fixture) {
 	}
 	filters := []mneme.Filter{{}, {Project: "p1"}, {Types: []mneme.Type{mneme.Semantic}}, {Tags: []string{"t2"}},
 		{Project: "p2", Tags: []string{"t0", "t3"}}, {Since: ptr(f.now.Add(-20 * time.Hour))}, {IncludeSuperseded: true},
-		{Clearance: mneme.Secret}, {Project: "nope"}}
+		{Clearance: mneme.Secret}, {Project: "nope"}, {Statuses: []mneme.Status{mneme.Validated, mneme.Published}},
+		{Project: "p0", Statuses: []mneme.Status{mneme.Draft}}}
 	queries := []string{"cache rollback", "vector index graph", "session token budget"}
 	for _, fl := range filters {
 		fl := f.filter(fl)
