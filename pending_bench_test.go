@@ -27,7 +27,7 @@ import (
 // both cores), and %-outside-model is the share of the job's wall time not
 // spent in the model (its own work).
 //
-//	go test -run '^$' -bench SyncThroughput -benchtime 6x .
+//	go test -run '^$' -bench SyncThroughput -benchtime 4x -count 3 .
 func BenchmarkSyncThroughput(b *testing.B) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
