@@ -248,28 +248,3 @@ func (e *Engine) Reindex(ctx context.Context) (ReindexResult, error) {
 	}
 	return res, e.embedUnembedded(ctx, "reindex", "", false, &res.Embedded)
 }
-
-// RecordVectors returns the vectors stored records were embedded with
-// (their text in its context), from the cache where it can, so callers
-// that compare records by meaning (consolidation) rarely run the model.
-// nil without an embedder; secret records get a nil vector.
-func (e *Engine) RecordVectors(ctx context.Context, recs []*Record) ([][]float32, error) {
-	if e.embedder == nil {
-		return nil, nil
-	}
-	texts, err := e.embedInputs(ctx, embeddable(recs))
-	if err != nil {
-		return nil, err
-	}
-	vecs, _, err := e.embedTexts(ctx, texts, nil, false)
-	if err != nil {
-		return nil, err
-	}
-	out, j := make([][]float32, len(recs)), 0
-	for i, r := range recs {
-		if r.Sensitivity != Secret {
-			out[i], j = vecs[j], j+1
-		}
-	}
-	return out, nil
-}
