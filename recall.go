@@ -52,6 +52,9 @@ type Query struct {
 	Fusion   Fusion  // "" means DefaultFusion
 	Alpha    float64 // weight of the lexical lane in weighted fusion; 0 means DefaultAlpha
 	MinScore float64 // drop hits whose final score is below
+	// IncludeUnmatched also returns hits without evidence (see
+	// candidate.evidence), as recall did before they were held back.
+	IncludeUnmatched bool
 
 	Rerank   bool          // rerank the candidates (see rerank.go)
 	MMR      float64       // λ of maximal marginal relevance, in (0, 1]; 0: off
@@ -116,9 +119,13 @@ type Result struct {
 	// from the home's embedder although they could (not secret): the
 	// vector lane cannot find them, and fusion ranks them by their words.
 	// Counted when the vector lane runs.
-	Unembedded int         `json:"unembedded,omitempty"`
-	HyDE       *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
-	TookMS     float64     `json:"took_ms"`
+	Unembedded int `json:"unembedded,omitempty"`
+	// HeldBack counts the hits held back for want of evidence (no query
+	// term, and a cosine similarity below MatchFloor): those that would
+	// have ranked among the k. Query.IncludeUnmatched returns them.
+	HeldBack int         `json:"held_back,omitempty"`
+	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
+	TookMS   float64     `json:"took_ms"`
 	// Report is the quality report, when the query asked for one.
 	Report *quality.Report `json:"report,omitempty"`
 }
@@ -226,7 +233,8 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	cands := fuse(found.List, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
 	speakerMatch(terms, cands)
 	e.shape(&q, cands)
-	hits, chosen := finalHits(&q, cands, terms)
+	hits, chosen, held := finalHits(&q, cands, terms)
+	res.HeldBack = held
 	stage("rank")
 	if q.Expand > 0 {
 		if hits, err = e.expand(ctx, &q, hits); err != nil {
@@ -272,6 +280,9 @@ func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Resul
 	}
 	if res.Degraded {
 		rep.AddReason(quality.Degraded)
+	}
+	if res.HeldBack > 0 {
+		rep.AddReason(quality.HeldBack)
 	}
 	if lexical && rep.Candidates.Lexical+rep.Candidates.Both == 0 {
 		rep.AddReason(quality.NoLexicalCandidates)
@@ -372,19 +383,25 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 	return meanUnit(vecs), nil
 }
 
-// finalHits orders the candidates, applies the threshold and diversity, and
-// keeps k: the hits, and the candidates they are.
-func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidate) {
+// finalHits orders the candidates, applies the threshold, holds back those
+// without evidence (unless asked for), applies diversity, and keeps k: the
+// hits, the candidates they are, and how many were held back among the
+// first k.
+func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidate, int) {
 	cands = rankByScore(cands)
-	if q.MinScore > 0 {
-		kept := cands[:0]
-		for _, c := range cands {
-			if c.score >= q.MinScore {
-				kept = append(kept, c)
+	kept, held := cands[:0], 0
+	for _, c := range cands {
+		switch {
+		case c.score < q.MinScore:
+		case !q.IncludeUnmatched && !c.evidence():
+			if len(kept)+held < q.K {
+				held++
 			}
+		default:
+			kept = append(kept, c)
 		}
-		cands = kept
 	}
+	cands = kept
 	if q.MMR > 0 {
 		cands = mmr(cands, q.MMR, q.K)
 	}
@@ -396,7 +413,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 			hits[i].Explain = c.explain(q, terms)
 		}
 	}
-	return hits, cands
+	return hits, cands, held
 }
 
 func (c *candidate) explain(q *Query, terms []string) *Explain {

@@ -69,7 +69,7 @@ func TestRecallModesExplain(t *testing.T) {
 		mneme.Record{Text: "deploy the release with goreleaser"},
 		mneme.Record{Text: "goreleaser builds release binaries"},
 		mneme.Record{Text: "lunch menu on friday"})
-	hybrid := recall(t, eng, mneme.Query{Text: "release goreleaser"})
+	hybrid := recall(t, eng, mneme.Query{Text: "release goreleaser", IncludeUnmatched: true})
 	if hybrid.Mode != mneme.Hybrid || hybrid.Degraded || len(hybrid.Hits) != 3 {
 		t.Fatalf("hybrid: %+v", hybrid)
 	}
@@ -93,7 +93,7 @@ func TestRecallModesExplain(t *testing.T) {
 	if len(lexical.Hits) != 2 || lexical.Hits[0].Score != 1 || lexical.Hits[0].Explain.Retrieval != "bm25" || lexical.Hits[0].Explain.Fusion != "" {
 		t.Fatalf("lexical: %+v", lexical.Hits)
 	}
-	vector := recall(t, eng, mneme.Query{Text: "release goreleaser", Mode: mneme.Vector})
+	vector := recall(t, eng, mneme.Query{Text: "release goreleaser", Mode: mneme.Vector, IncludeUnmatched: true})
 	if x := vector.Hits[0].Explain; len(vector.Hits) != 3 || x.Retrieval != "vector" || x.LexicalRank != 0 || vector.Hits[0].Score != x.VectorScore {
 		t.Fatalf("vector: %+v", x)
 	}
@@ -104,6 +104,53 @@ func TestRecallModesExplain(t *testing.T) {
 	floor := recall(t, eng, mneme.Query{Text: "release goreleaser", MinScore: hybrid.Hits[1].Score})
 	if len(floor.Hits) != 2 {
 		t.Fatalf("min score %v kept %d hits, want 2", hybrid.Hits[1].Score, len(floor.Hits))
+	}
+}
+
+// TestRecallHoldsBackUnmatched: a hit needs evidence, a query term in its
+// words or a cosine at MatchFloor; the rest are held back and counted,
+// unless the query includes them, and RRF gives them no credit for being
+// the nearest of unrelated records.
+func TestRecallHoldsBackUnmatched(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "deploy the release with goreleaser"},
+		mneme.Record{Text: "goreleaser builds release binaries"},
+		mneme.Record{Text: "lunch menu on friday"},
+		mneme.Record{Text: "see you then", Speaker: "Maria Costa"})
+	const unrelated = "lunch menu on friday"
+	for _, tc := range []struct {
+		name     string
+		q        mneme.Query
+		hits     int // by default
+		heldBack int
+	}{
+		{"hybrid", mneme.Query{Text: "release goreleaser"}, 2, 2},
+		{"rrf", mneme.Query{Text: "release goreleaser", Fusion: mneme.RRF}, 2, 2},
+		{"vector: meaning alone, and one is too far", mneme.Query{Text: "release goreleaser", Mode: mneme.Vector}, 1, 3},
+		{"lexical", mneme.Query{Text: "release goreleaser", Mode: mneme.Lexical}, 2, 0},
+		{"only within k", mneme.Query{Text: "release goreleaser", K: 2}, 2, 0},
+		{"nothing matches", mneme.Query{Text: "orbital mechanics of comets"}, 0, 4},
+		{"the speaker's name is a match", mneme.Query{Text: "what did maria say"}, 1, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := recall(t, eng, tc.q)
+			if len(res.Hits) != tc.hits || res.HeldBack != tc.heldBack || slices.Contains(texts(res), unrelated) {
+				t.Fatalf("%d hits %q, %d held back; want %d hits, %d held back", len(res.Hits), texts(res), res.HeldBack, tc.hits, tc.heldBack)
+			}
+			tc.q.IncludeUnmatched = true
+			all := recall(t, eng, tc.q)
+			if all.HeldBack != 0 || len(all.Hits) != min(tc.hits+tc.heldBack, max(tc.q.K, 10)) {
+				t.Fatalf("include unmatched: %d hits, %d held back", len(all.Hits), all.HeldBack)
+			}
+			for _, h := range all.Hits[len(res.Hits):] {
+				if x := h.Explain; len(x.MatchedTerms) != 0 || x.VectorScore >= mneme.MatchFloor || x.SpeakerBoost != 0 {
+					t.Fatalf("%q has evidence but was held back: %+v", h.Record.Text, x)
+				}
+				if x := h.Explain; tc.q.Fusion == mneme.RRF && x.FusedScore != 0 {
+					t.Fatalf("rrf scores %q, an unrelated record, %v", h.Record.Text, x.FusedScore)
+				}
+			}
+		})
 	}
 }
 
@@ -374,6 +421,8 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 			switch {
 			case fusion == mneme.RRF && x.NoVector:
 				want = rrf(x.LexicalRank) / rrf(1) // the lexical lane alone
+			case fusion == mneme.RRF && x.VectorScore < mneme.MatchFloor: // its vector rank is no evidence
+				want = rrf(x.LexicalRank) / (2 * rrf(1))
 			case fusion == mneme.RRF:
 				want = (rrf(x.LexicalRank) + rrf(x.VectorRank)) / (2 * rrf(1))
 			}
