@@ -20,6 +20,8 @@ type candidate struct {
 	score            float64 // after every stage: what ranks the hits
 
 	speaker float64 // SpeakerBoost, when the query names the speaker
+	session float64 // SessionBoost times the best fused score of another turn of its session
+	date    float64 // DateBoost, when it happened in the time the query names
 	recency *float64
 	rerank  *RerankExplain
 	mmrSim  *float64
@@ -94,9 +96,10 @@ const MatchFloor = 0.2
 
 // evidence reports whether c has a reason to be a hit: a query term in its
 // words (its text, title, tags, neighbouring turns, or its speaker's
-// name), or a cosine similarity at least MatchFloor.
+// name), a cosine similarity at least MatchFloor, or an event time in the
+// time the query names.
 func (c *candidate) evidence() bool {
-	return c.bm25 > 0 || len(c.matched) > 0 || c.speaker > 0 || (!c.noVector && c.vecScore >= MatchFloor)
+	return c.bm25 > 0 || len(c.matched) > 0 || c.speaker > 0 || c.date > 0 || (!c.noVector && c.vecScore >= MatchFloor)
 }
 
 // cosineFit estimates a candidate's cosine from its lexical score: the

@@ -32,11 +32,12 @@ const (
 
 // Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
 // both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
-// nDCG@10; equal weights lead on LoCoMo and keep NFCorpus within 0.01 of
-// its best alpha (0.3).
+// nDCG@10; alpha 0.35 keeps every dev set within 0.002 of its own best
+// alpha (LoCoMo 0.4, NFCorpus 0.2 to 0.3), where 0.5 left NFCorpus 0.007
+// short; adapting alpha per query did no better (README).
 const (
 	DefaultFusion = Weighted
-	DefaultAlpha  = 0.5
+	DefaultAlpha  = 0.35
 	rrfK          = 60
 )
 
@@ -98,6 +99,8 @@ type Explain struct {
 	NoVector bool `json:"no_vector,omitempty"`
 
 	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
+	SessionBoost  float64        `json:"session_boost,omitempty"` // added: SessionBoost times the best fused score of another candidate of its session
+	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names
 	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
 	MMRSimilarity *float64       `json:"mmr_similarity,omitempty"` // to the hits chosen before it
@@ -231,7 +234,9 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
 	}
 	cands := fuse(found.List, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
+	sessionMatch(cands)
 	speakerMatch(terms, cands)
+	dateMatch(q.Text, cands)
 	e.shape(&q, cands)
 	hits, chosen, held := finalHits(&q, cands, terms)
 	res.HeldBack = held
@@ -419,7 +424,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 func (c *candidate) explain(q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
 		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, NoVector: c.noVector, SpeakerBoost: c.speaker, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+		MatchedTerms: c.matched, QueryTerms: terms, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion
 	}

@@ -78,9 +78,10 @@ func TestRecallModesExplain(t *testing.T) {
 		if h.Score != x.FusedScore || x.Fusion != mneme.Weighted || x.VectorRank == 0 || (i > 0 && h.Score > hybrid.Hits[i-1].Score) {
 			t.Fatalf("hybrid hit %d: score %v, explain %+v", i, h.Score, x)
 		}
-		want := 0.5*x.LexicalScore + 0.5*max(0, x.VectorScore)
+		a := mneme.DefaultAlpha
+		want := a*x.LexicalScore + (1-a)*max(0, x.VectorScore)
 		if d := x.FusedScore - want; d > 1e-5 || d < -1e-5 {
-			t.Fatalf("hit %d: fused %v, want 0.5·%v + 0.5·%v", i, x.FusedScore, x.LexicalScore, x.VectorScore)
+			t.Fatalf("hit %d: fused %v, want %v·%v + %v·%v", i, x.FusedScore, a, x.LexicalScore, 1-a, x.VectorScore)
 		}
 	}
 	if x := hybrid.Hits[0].Explain; x.Retrieval != "hybrid" || x.LexicalRank != 1 || len(x.MatchedTerms) != 2 {
@@ -366,6 +367,74 @@ func TestRecallSpeakerMatch(t *testing.T) {
 	}
 }
 
+// TestRecallSessionMatch: a turn gains SessionBoost times the best fused
+// score of another candidate of its session, in every mode; a record
+// without a session gains nothing.
+func TestRecallSessionMatch(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "did you get the guinea pig in the end?", SessionID: "s1"},
+		mneme.Record{Text: "yes, Oscar, he squeaks all day", SessionID: "s1"},
+		mneme.Record{Text: "the weather was grey all week", SessionID: "s2"},
+		mneme.Record{Text: "a guinea pig needs hay and company"})
+	for _, mode := range []mneme.Mode{mneme.Hybrid, mneme.Lexical, mneme.Vector} {
+		res := recall(t, eng, mneme.Query{Text: "guinea pig", Mode: mode, IncludeUnmatched: true})
+		best := map[string][]float64{} // fused scores by session
+		for _, h := range res.Hits {
+			best[h.Record.SessionID] = append(best[h.Record.SessionID], h.Explain.FusedScore)
+		}
+		raised := false
+		for _, h := range res.Hits {
+			x, other := h.Explain, 0.0
+			for _, f := range best[h.Record.SessionID] {
+				if f != x.FusedScore { // the others of its session (no two score alike here)
+					other = max(other, f)
+				}
+			}
+			want := math.Round(mneme.SessionBoost*other*1e6) / 1e6
+			if h.Record.SessionID == "" || len(best[h.Record.SessionID]) == 1 {
+				want = 0
+			}
+			if math.Abs(x.SessionBoost-want) > 1e-6 || math.Abs(h.Score-(x.FusedScore+x.SessionBoost)) > 1e-5 {
+				t.Errorf("%s: %q: session boost %v, want %v (score %v, fused %v)", mode, h.Record.Text, x.SessionBoost, want, h.Score, x.FusedScore)
+			}
+			raised = raised || x.SessionBoost > 0
+		}
+		if !raised {
+			t.Errorf("%s: no turn was raised by its session: %v", mode, texts(res))
+		}
+	}
+}
+
+// TestRecallDateMatch: a record that happened in the time the query names
+// (from the day before to two weeks after) gains DateBoost, and that is
+// evidence enough to be a hit.
+func TestRecallDateMatch(t *testing.T) {
+	on := func(y int, m time.Month, d int) *time.Time { t := time.Date(y, m, d, 15, 0, 0, 0, time.UTC); return &t }
+	eng := engine(t,
+		mneme.Record{Text: "we painted the fence green", OccurredAt: on(2023, 7, 2)},
+		mneme.Record{Text: "the fence got a second coat", OccurredAt: on(2023, 7, 20)},
+		mneme.Record{Text: "lunch at the harbour", OccurredAt: on(2023, 7, 6)},
+		mneme.Record{Text: "the fence was finally finished", OccurredAt: on(2023, 9, 1)})
+	res := recall(t, eng, mneme.Query{Text: "what did we do on 1 July, 2023?"})
+	boosted := map[string]bool{}
+	for _, h := range res.Hits {
+		if h.Explain.DateBoost != 0 {
+			boosted[h.Record.Text] = true
+		}
+	}
+	if len(boosted) != 2 || !boosted["we painted the fence green"] || !boosted["lunch at the harbour"] {
+		t.Fatalf("raised %v, want the two records of 30 June to 15 July", boosted)
+	}
+	if res.HeldBack != 2 || len(res.Hits) != 2 { // no word of the query in any: the date is their evidence
+		t.Fatalf("%d hits, %d held back: a date named is evidence for the days it names, and only for those", len(res.Hits), res.HeldBack)
+	}
+	for _, h := range recall(t, eng, mneme.Query{Text: "when did we paint the fence"}).Hits {
+		if h.Explain.DateBoost != 0 {
+			t.Fatalf("no date named, yet %q was raised", h.Record.Text)
+		}
+	}
+}
+
 // TestRecallPartlyEmbedded: records stored without an embedder (import
 // --embedder none, an interrupted reindex) are ranked by their words in
 // hybrid recall, in the order lexical mode gives them, and a strong word
@@ -417,7 +486,8 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 		rrf := func(rank int) float64 { return float64(min(rank, 1)) / float64(60+rank) }
 		for _, h := range hybrid.Hits {
 			x := h.Explain
-			want := 0.5*x.LexicalScore + 0.5*max(0, x.VectorScore) // without a vector, an estimated cosine
+			a := mneme.DefaultAlpha
+			want := a*x.LexicalScore + (1-a)*max(0, x.VectorScore) // without a vector, an estimated cosine
 			switch {
 			case fusion == mneme.RRF && x.NoVector:
 				want = rrf(x.LexicalRank) / rrf(1) // the lexical lane alone

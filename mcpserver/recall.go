@@ -32,7 +32,7 @@ type recallInput struct {
 	Limit             int                `json:"limit,omitempty" min:"1" jsonschema:"alias of k"`
 	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" jsonschema:"hybrid (words and meaning; the default), vector (meaning) or lexical (words)"`
 	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" jsonschema:"how hybrid combines its lanes (default weighted)"`
-	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.5)"`
+	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.35)"`
 	MinScore          float64            `json:"min_score,omitempty" jsonschema:"drop hits scoring below this, 0 to 1 (alias score_threshold)"`
 	ScoreThreshold    float64            `json:"score_threshold,omitempty" jsonschema:"alias of min_score"`
 	IncludeUnmatched  bool               `json:"include_unmatched,omitempty" jsonschema:"also return hits without evidence (no query word, meaning below the match floor), held back by default"`

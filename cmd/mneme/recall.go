@@ -145,6 +145,14 @@ func explainLine(e *mneme.Explain) string {
 	if e.VectorRank > 0 {
 		parts = append(parts, fmt.Sprintf("meaning #%d (cosine %.3f)", e.VectorRank, e.VectorScore))
 	}
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{{"speaker", e.SpeakerBoost}, {"session", e.SessionBoost}, {"date", e.DateBoost}} {
+		if b.v != 0 {
+			parts = append(parts, fmt.Sprintf("%s +%.3f", b.name, b.v))
+		}
+	}
 	if e.Recency != nil {
 		parts = append(parts, fmt.Sprintf("recency ×%.3f", *e.Recency))
 	}
