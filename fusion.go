@@ -20,6 +20,8 @@ type candidate struct {
 	score            float64 // after every stage: what ranks the hits
 
 	speaker float64 // SpeakerBoost, when the query names the speaker
+	session float64 // SessionBoost times the best fused score of another turn of its session
+	date    float64 // DateBoost, when it happened in the time the query names
 	recency *float64
 	rerank  *RerankExplain
 	mmrSim  *float64
@@ -67,8 +69,12 @@ func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool)
 			if method == RRF {
 				c.fused = rrf(c.lexRank) / rrf(1)
 			}
-		case method == RRF:
-			c.fused = (rrf(c.lexRank) + rrf(c.vecRank)) / (2 * rrf(1))
+		case method == RRF: // a rank is no evidence by itself: the nearest of unrelated records is still first
+			vecRank := c.vecRank
+			if c.vecScore < MatchFloor {
+				vecRank = 0
+			}
+			c.fused = (rrf(c.lexRank) + rrf(vecRank)) / (2 * rrf(1))
 		default: // cosine is already absolute; BM25 is only comparable within a query
 			if c.noVector {
 				c.vecScore = fit.at(c.lexScore)
@@ -79,6 +85,21 @@ func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool)
 		out[i] = c
 	}
 	return out
+}
+
+// MatchFloor is the cosine similarity from which a record's meaning alone
+// is evidence that it answers the query. Below it, a record none of the
+// query's terms found is held back (unless the query includes unmatched
+// hits), and under RRF its vector rank counts for nothing. Calibrated on
+// the dev sets (README, "Nothing is no answer").
+const MatchFloor = 0.2
+
+// evidence reports whether c has a reason to be a hit: a query term in its
+// words (its text, title, tags, neighbouring turns, or its speaker's
+// name), a cosine similarity at least MatchFloor, or an event time in the
+// time the query names.
+func (c *candidate) evidence() bool {
+	return c.bm25 > 0 || len(c.matched) > 0 || c.speaker > 0 || c.date > 0 || (!c.noVector && c.vecScore >= MatchFloor)
 }
 
 // cosineFit estimates a candidate's cosine from its lexical score: the

@@ -32,11 +32,12 @@ const (
 
 // Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
 // both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
-// nDCG@10; equal weights lead on LoCoMo and keep NFCorpus within 0.01 of
-// its best alpha (0.3).
+// nDCG@10; alpha 0.35 keeps every dev set within 0.002 of its own best
+// alpha (LoCoMo 0.4, NFCorpus 0.2 to 0.3), where 0.5 left NFCorpus 0.007
+// short; adapting alpha per query did no better (README).
 const (
 	DefaultFusion = Weighted
-	DefaultAlpha  = 0.5
+	DefaultAlpha  = 0.35
 	rrfK          = 60
 )
 
@@ -52,6 +53,9 @@ type Query struct {
 	Fusion   Fusion  // "" means DefaultFusion
 	Alpha    float64 // weight of the lexical lane in weighted fusion; 0 means DefaultAlpha
 	MinScore float64 // drop hits whose final score is below
+	// IncludeUnmatched also returns hits without evidence (see
+	// candidate.evidence), as recall did before they were held back.
+	IncludeUnmatched bool
 
 	Rerank   bool          // rerank the candidates (see rerank.go)
 	MMR      float64       // λ of maximal marginal relevance, in (0, 1]; 0: off
@@ -95,6 +99,8 @@ type Explain struct {
 	NoVector bool `json:"no_vector,omitempty"`
 
 	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
+	SessionBoost  float64        `json:"session_boost,omitempty"` // added: SessionBoost times the best fused score of another candidate of its session
+	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names
 	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
 	MMRSimilarity *float64       `json:"mmr_similarity,omitempty"` // to the hits chosen before it
@@ -116,9 +122,13 @@ type Result struct {
 	// from the home's embedder although they could (not secret): the
 	// vector lane cannot find them, and fusion ranks them by their words.
 	// Counted when the vector lane runs.
-	Unembedded int         `json:"unembedded,omitempty"`
-	HyDE       *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
-	TookMS     float64     `json:"took_ms"`
+	Unembedded int `json:"unembedded,omitempty"`
+	// HeldBack counts the hits held back for want of evidence (no query
+	// term, and a cosine similarity below MatchFloor): those that would
+	// have ranked among the k. Query.IncludeUnmatched returns them.
+	HeldBack int         `json:"held_back,omitempty"`
+	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
+	TookMS   float64     `json:"took_ms"`
 	// Report is the quality report, when the query asked for one.
 	Report *quality.Report `json:"report,omitempty"`
 }
@@ -227,9 +237,12 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
 	}
 	cands := fuse(found.List, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
+	sessionMatch(cands)
 	speakerMatch(terms, cands)
+	dateMatch(q.Text, cands)
 	e.shape(&q, cands)
-	hits, chosen := finalHits(&q, cands, terms)
+	hits, chosen, held := finalHits(&q, cands, terms)
+	res.HeldBack = held
 	stage("rank")
 	if q.Expand > 0 {
 		if hits, err = e.expand(ctx, &q, hits); err != nil {
@@ -275,6 +288,9 @@ func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Resul
 	}
 	if res.Degraded {
 		rep.AddReason(quality.Degraded)
+	}
+	if res.HeldBack > 0 {
+		rep.AddReason(quality.HeldBack)
 	}
 	if lexical && rep.Candidates.Lexical+rep.Candidates.Both == 0 {
 		rep.AddReason(quality.NoLexicalCandidates)
@@ -392,19 +408,25 @@ func (e *Engine) embedQuery(ctx context.Context, info EmbedderInfo, texts []stri
 	return vecs, err
 }
 
-// finalHits orders the candidates, applies the threshold and diversity, and
-// keeps k: the hits, and the candidates they are.
-func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidate) {
+// finalHits orders the candidates, applies the threshold, holds back those
+// without evidence (unless asked for), applies diversity, and keeps k: the
+// hits, the candidates they are, and how many were held back among the
+// first k.
+func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidate, int) {
 	cands = rankByScore(cands)
-	if q.MinScore > 0 {
-		kept := cands[:0]
-		for _, c := range cands {
-			if c.score >= q.MinScore {
-				kept = append(kept, c)
+	kept, held := cands[:0], 0
+	for _, c := range cands {
+		switch {
+		case c.score < q.MinScore:
+		case !q.IncludeUnmatched && !c.evidence():
+			if len(kept)+held < q.K {
+				held++
 			}
+		default:
+			kept = append(kept, c)
 		}
-		cands = kept
 	}
+	cands = kept
 	if q.MMR > 0 {
 		cands = mmr(cands, q.MMR, q.K)
 	}
@@ -416,13 +438,13 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 			hits[i].Explain = c.explain(q, terms)
 		}
 	}
-	return hits, cands
+	return hits, cands, held
 }
 
 func (c *candidate) explain(q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
 		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, NoVector: c.noVector, SpeakerBoost: c.speaker, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+		MatchedTerms: c.matched, QueryTerms: terms, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion
 	}

@@ -69,7 +69,7 @@ func TestRecallModesExplain(t *testing.T) {
 		mneme.Record{Text: "deploy the release with goreleaser"},
 		mneme.Record{Text: "goreleaser builds release binaries"},
 		mneme.Record{Text: "lunch menu on friday"})
-	hybrid := recall(t, eng, mneme.Query{Text: "release goreleaser"})
+	hybrid := recall(t, eng, mneme.Query{Text: "release goreleaser", IncludeUnmatched: true})
 	if hybrid.Mode != mneme.Hybrid || hybrid.Degraded || len(hybrid.Hits) != 3 {
 		t.Fatalf("hybrid: %+v", hybrid)
 	}
@@ -78,9 +78,10 @@ func TestRecallModesExplain(t *testing.T) {
 		if h.Score != x.FusedScore || x.Fusion != mneme.Weighted || x.VectorRank == 0 || (i > 0 && h.Score > hybrid.Hits[i-1].Score) {
 			t.Fatalf("hybrid hit %d: score %v, explain %+v", i, h.Score, x)
 		}
-		want := 0.5*x.LexicalScore + 0.5*max(0, x.VectorScore)
+		a := mneme.DefaultAlpha
+		want := a*x.LexicalScore + (1-a)*max(0, x.VectorScore)
 		if d := x.FusedScore - want; d > 1e-5 || d < -1e-5 {
-			t.Fatalf("hit %d: fused %v, want 0.5·%v + 0.5·%v", i, x.FusedScore, x.LexicalScore, x.VectorScore)
+			t.Fatalf("hit %d: fused %v, want %v·%v + %v·%v", i, x.FusedScore, a, x.LexicalScore, 1-a, x.VectorScore)
 		}
 	}
 	if x := hybrid.Hits[0].Explain; x.Retrieval != "hybrid" || x.LexicalRank != 1 || len(x.MatchedTerms) != 2 {
@@ -93,7 +94,7 @@ func TestRecallModesExplain(t *testing.T) {
 	if len(lexical.Hits) != 2 || lexical.Hits[0].Score != 1 || lexical.Hits[0].Explain.Retrieval != "bm25" || lexical.Hits[0].Explain.Fusion != "" {
 		t.Fatalf("lexical: %+v", lexical.Hits)
 	}
-	vector := recall(t, eng, mneme.Query{Text: "release goreleaser", Mode: mneme.Vector})
+	vector := recall(t, eng, mneme.Query{Text: "release goreleaser", Mode: mneme.Vector, IncludeUnmatched: true})
 	if x := vector.Hits[0].Explain; len(vector.Hits) != 3 || x.Retrieval != "vector" || x.LexicalRank != 0 || vector.Hits[0].Score != x.VectorScore {
 		t.Fatalf("vector: %+v", x)
 	}
@@ -104,6 +105,53 @@ func TestRecallModesExplain(t *testing.T) {
 	floor := recall(t, eng, mneme.Query{Text: "release goreleaser", MinScore: hybrid.Hits[1].Score})
 	if len(floor.Hits) != 2 {
 		t.Fatalf("min score %v kept %d hits, want 2", hybrid.Hits[1].Score, len(floor.Hits))
+	}
+}
+
+// TestRecallHoldsBackUnmatched: a hit needs evidence, a query term in its
+// words or a cosine at MatchFloor; the rest are held back and counted,
+// unless the query includes them, and RRF gives them no credit for being
+// the nearest of unrelated records.
+func TestRecallHoldsBackUnmatched(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "deploy the release with goreleaser"},
+		mneme.Record{Text: "goreleaser builds release binaries"},
+		mneme.Record{Text: "lunch menu on friday"},
+		mneme.Record{Text: "see you then", Speaker: "Maria Costa"})
+	const unrelated = "lunch menu on friday"
+	for _, tc := range []struct {
+		name     string
+		q        mneme.Query
+		hits     int // by default
+		heldBack int
+	}{
+		{"hybrid", mneme.Query{Text: "release goreleaser"}, 2, 2},
+		{"rrf", mneme.Query{Text: "release goreleaser", Fusion: mneme.RRF}, 2, 2},
+		{"vector: meaning alone, and one is too far", mneme.Query{Text: "release goreleaser", Mode: mneme.Vector}, 1, 3},
+		{"lexical", mneme.Query{Text: "release goreleaser", Mode: mneme.Lexical}, 2, 0},
+		{"only within k", mneme.Query{Text: "release goreleaser", K: 2}, 2, 0},
+		{"nothing matches", mneme.Query{Text: "orbital mechanics of comets"}, 0, 4},
+		{"the speaker's name is a match", mneme.Query{Text: "what did maria say"}, 1, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := recall(t, eng, tc.q)
+			if len(res.Hits) != tc.hits || res.HeldBack != tc.heldBack || slices.Contains(texts(res), unrelated) {
+				t.Fatalf("%d hits %q, %d held back; want %d hits, %d held back", len(res.Hits), texts(res), res.HeldBack, tc.hits, tc.heldBack)
+			}
+			tc.q.IncludeUnmatched = true
+			all := recall(t, eng, tc.q)
+			if all.HeldBack != 0 || len(all.Hits) != min(tc.hits+tc.heldBack, max(tc.q.K, 10)) {
+				t.Fatalf("include unmatched: %d hits, %d held back", len(all.Hits), all.HeldBack)
+			}
+			for _, h := range all.Hits[len(res.Hits):] {
+				if x := h.Explain; len(x.MatchedTerms) != 0 || x.VectorScore >= mneme.MatchFloor || x.SpeakerBoost != 0 {
+					t.Fatalf("%q has evidence but was held back: %+v", h.Record.Text, x)
+				}
+				if x := h.Explain; tc.q.Fusion == mneme.RRF && x.FusedScore != 0 {
+					t.Fatalf("rrf scores %q, an unrelated record, %v", h.Record.Text, x.FusedScore)
+				}
+			}
+		})
 	}
 }
 
@@ -330,6 +378,74 @@ func TestRecallSpeakerMatch(t *testing.T) {
 	}
 }
 
+// TestRecallSessionMatch: a turn gains SessionBoost times the best fused
+// score of another candidate of its session, in every mode; a record
+// without a session gains nothing.
+func TestRecallSessionMatch(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "did you get the guinea pig in the end?", SessionID: "s1"},
+		mneme.Record{Text: "yes, Oscar, he squeaks all day", SessionID: "s1"},
+		mneme.Record{Text: "the weather was grey all week", SessionID: "s2"},
+		mneme.Record{Text: "a guinea pig needs hay and company"})
+	for _, mode := range []mneme.Mode{mneme.Hybrid, mneme.Lexical, mneme.Vector} {
+		res := recall(t, eng, mneme.Query{Text: "guinea pig", Mode: mode, IncludeUnmatched: true})
+		best := map[string][]float64{} // fused scores by session
+		for _, h := range res.Hits {
+			best[h.Record.SessionID] = append(best[h.Record.SessionID], h.Explain.FusedScore)
+		}
+		raised := false
+		for _, h := range res.Hits {
+			x, other := h.Explain, 0.0
+			for _, f := range best[h.Record.SessionID] {
+				if f != x.FusedScore { // the others of its session (no two score alike here)
+					other = max(other, f)
+				}
+			}
+			want := math.Round(mneme.SessionBoost*other*1e6) / 1e6
+			if h.Record.SessionID == "" || len(best[h.Record.SessionID]) == 1 {
+				want = 0
+			}
+			if math.Abs(x.SessionBoost-want) > 1e-6 || math.Abs(h.Score-(x.FusedScore+x.SessionBoost)) > 1e-5 {
+				t.Errorf("%s: %q: session boost %v, want %v (score %v, fused %v)", mode, h.Record.Text, x.SessionBoost, want, h.Score, x.FusedScore)
+			}
+			raised = raised || x.SessionBoost > 0
+		}
+		if !raised {
+			t.Errorf("%s: no turn was raised by its session: %v", mode, texts(res))
+		}
+	}
+}
+
+// TestRecallDateMatch: a record that happened in the time the query names
+// (from the day before to two weeks after) gains DateBoost, and that is
+// evidence enough to be a hit.
+func TestRecallDateMatch(t *testing.T) {
+	on := func(y int, m time.Month, d int) *time.Time { t := time.Date(y, m, d, 15, 0, 0, 0, time.UTC); return &t }
+	eng := engine(t,
+		mneme.Record{Text: "we painted the fence green", OccurredAt: on(2023, 7, 2)},
+		mneme.Record{Text: "the fence got a second coat", OccurredAt: on(2023, 7, 20)},
+		mneme.Record{Text: "lunch at the harbour", OccurredAt: on(2023, 7, 6)},
+		mneme.Record{Text: "the fence was finally finished", OccurredAt: on(2023, 9, 1)})
+	res := recall(t, eng, mneme.Query{Text: "what did we do on 1 July, 2023?"})
+	boosted := map[string]bool{}
+	for _, h := range res.Hits {
+		if h.Explain.DateBoost != 0 {
+			boosted[h.Record.Text] = true
+		}
+	}
+	if len(boosted) != 2 || !boosted["we painted the fence green"] || !boosted["lunch at the harbour"] {
+		t.Fatalf("raised %v, want the two records of 30 June to 15 July", boosted)
+	}
+	if res.HeldBack != 2 || len(res.Hits) != 2 { // no word of the query in any: the date is their evidence
+		t.Fatalf("%d hits, %d held back: a date named is evidence for the days it names, and only for those", len(res.Hits), res.HeldBack)
+	}
+	for _, h := range recall(t, eng, mneme.Query{Text: "when did we paint the fence"}).Hits {
+		if h.Explain.DateBoost != 0 {
+			t.Fatalf("no date named, yet %q was raised", h.Record.Text)
+		}
+	}
+}
+
 // TestRecallPartlyEmbedded: records stored without an embedder (import
 // --embedder none, an interrupted reindex) are ranked by their words in
 // hybrid recall, in the order lexical mode gives them, and a strong word
@@ -381,10 +497,13 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 		rrf := func(rank int) float64 { return float64(min(rank, 1)) / float64(60+rank) }
 		for _, h := range hybrid.Hits {
 			x := h.Explain
-			want := 0.5*x.LexicalScore + 0.5*max(0, x.VectorScore) // without a vector, an estimated cosine
+			a := mneme.DefaultAlpha
+			want := a*x.LexicalScore + (1-a)*max(0, x.VectorScore) // without a vector, an estimated cosine
 			switch {
 			case fusion == mneme.RRF && x.NoVector:
 				want = rrf(x.LexicalRank) / rrf(1) // the lexical lane alone
+			case fusion == mneme.RRF && x.VectorScore < mneme.MatchFloor: // its vector rank is no evidence
+				want = rrf(x.LexicalRank) / (2 * rrf(1))
 			case fusion == mneme.RRF:
 				want = (rrf(x.LexicalRank) + rrf(x.VectorRank)) / (2 * rrf(1))
 			}

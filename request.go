@@ -29,15 +29,17 @@ type RecallRequest struct {
 	Report            bool     `json:"report,omitempty"` // add a content-free quality report
 	IncludeSuperseded bool     `json:"include_superseded,omitempty"`
 
-	Mode     Mode         `json:"mode,omitempty"`
-	Fusion   Fusion       `json:"fusion,omitempty"`
-	Alpha    float64      `json:"alpha,omitempty"`
-	MinScore float64      `json:"min_score,omitempty"`
-	Rerank   bool         `json:"rerank,omitempty"`
-	MMR      float64      `json:"mmr,omitempty"`
-	Expand   int          `json:"expand,omitempty"`
-	HalfLife string       `json:"half_life,omitempty"` // like 30d
-	HyDE     *HyDERequest `json:"hyde,omitempty"`
+	Mode     Mode    `json:"mode,omitempty"`
+	Fusion   Fusion  `json:"fusion,omitempty"`
+	Alpha    float64 `json:"alpha,omitempty"`
+	MinScore float64 `json:"min_score,omitempty"`
+	// IncludeUnmatched also returns hits without evidence (Query).
+	IncludeUnmatched bool         `json:"include_unmatched,omitempty"`
+	Rerank           bool         `json:"rerank,omitempty"`
+	MMR              float64      `json:"mmr,omitempty"`
+	Expand           int          `json:"expand,omitempty"`
+	HalfLife         string       `json:"half_life,omitempty"` // like 30d
+	HyDE             *HyDERequest `json:"hyde,omitempty"`
 }
 
 // HyDERequest is a request's hyde field: true to have a hypothesis
@@ -113,7 +115,7 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Statuses: r.Statuses,
 		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
-		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
+		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {
 		q.K = DefaultK
 	}

@@ -33,9 +33,10 @@ type recallInput struct {
 	Limit             int                `json:"limit,omitempty" min:"1" jsonschema:"alias of k"`
 	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" jsonschema:"hybrid (words and meaning; the default), vector (meaning) or lexical (words)"`
 	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" jsonschema:"how hybrid combines its lanes (default weighted)"`
-	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.5)"`
+	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.35)"`
 	MinScore          float64            `json:"min_score,omitempty" jsonschema:"drop hits scoring below this, 0 to 1 (alias score_threshold)"`
 	ScoreThreshold    float64            `json:"score_threshold,omitempty" jsonschema:"alias of min_score"`
+	IncludeUnmatched  bool               `json:"include_unmatched,omitempty" jsonschema:"also return hits without evidence (no query word, meaning below the match floor), held back by default"`
 	Rerank            bool               `json:"rerank,omitempty" jsonschema:"rerank by phrase match, term coverage, recency and the type the query asks for"`
 	MMR               float64            `json:"mmr,omitempty" jsonschema:"diversify: λ from 0 (most diverse) to 1 (most relevant)"`
 	Expand            int                `json:"expand,omitempty" jsonschema:"add up to this many neighbours per hit (session turns, document chunks, replaced versions), 0 to 20"`
@@ -55,7 +56,7 @@ type timeRange struct {
 func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
-		HalfLife: in.HalfLife, HyDE: in.HyDE, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
+		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
 	var tr timeRange
 	if in.TimeRange != nil {
 		tr = *in.TimeRange
@@ -87,6 +88,7 @@ type recallOutput struct {
 	Degraded       bool              `json:"degraded"`
 	DegradedReason string            `json:"degraded_reason,omitempty"`
 	Unembedded     int               `json:"unembedded,omitempty" jsonschema:"records passing the filters that have no vector yet, so only their words find them (the fix: mneme reindex)"`
+	HeldBack       int               `json:"held_back,omitempty" jsonschema:"hits held back for want of evidence (no query word, meaning below the match floor) that would have ranked among the k; include_unmatched returns them"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	TookMS         float64           `json:"took_ms"`
 	Report         *quality.Report   `json:"report,omitempty"`
@@ -132,8 +134,8 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	}
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
-	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
+	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, Statuses: fl.Statuses, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {
@@ -146,10 +148,11 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 }
 
 // contextOf is the hits as numbered lines an agent can quote and cite:
-// when it happened, where, what type, the id to get or forget it, the text.
-func contextOf(hits []mneme.Hit) string {
+// when it happened, where, what type, the id to get or forget it, the text;
+// then how many were held back.
+func contextOf(hits []mneme.Hit, heldBack int) string {
 	if len(hits) == 0 {
-		return "no memories match"
+		return "no memories match" + heldBackNote(" ", heldBack)
 	}
 	var b strings.Builder
 	for i, h := range hits {
@@ -164,5 +167,13 @@ func contextOf(hits []mneme.Hit) string {
 		}
 		fmt.Fprintf(&b, "[%d] (%s, project %s, %s, id %s) %s\n", i+1, r.EventTime().Format(time.DateOnly), r.Project, r.Type, r.ID, text)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return strings.TrimSuffix(b.String(), "\n") + heldBackNote("\n", heldBack)
+}
+
+// heldBackNote says, after sep, how many hits were held back (if any).
+func heldBackNote(sep string, n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s(%d held back without evidence: include_unmatched returns them)", sep, n)
 }

@@ -41,6 +41,7 @@ const (
 	NoLexicalCandidates = "no_lexical_candidates" // the lexical lane ran and found nothing
 	NoVectorCandidates  = "no_vector_candidates"  // the vector lane ran and found nothing
 	NoHitInBothLanes    = "no_hit_in_both_lanes"  // both lanes ran, no hit was found by both
+	HeldBack            = "held_back"             // hits without evidence were held back
 	EmptyPackage        = "empty_package"         // no memory fitted or matched
 	DroppedForBudget    = "dropped_for_budget"    // a candidate did not fit the budget
 	LexicalOnly         = "lexical_only"          // no embedder: support by words alone

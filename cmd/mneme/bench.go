@@ -29,6 +29,7 @@ func init() {
 // benchReport is what a benchmark run measured.
 type benchReport struct {
 	Dataset       string       `json:"dataset"`
+	Split         string       `json:"split,omitempty"` // beir: the judged queries asked
 	Records       int          `json:"records"`
 	Unembedded    int          `json:"unembedded,omitempty"` // stored without a vector (--embedded)
 	IngestSeconds float64      `json:"ingest_seconds"`
@@ -63,6 +64,7 @@ func runBench(a *app, args []string) error {
 	var modes listFlag
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
 	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
+	split := fs.String("split", "test", "beir: the judged queries to ask: test, dev or train")
 	embedded := fs.Float64("embedded", 1, "fraction of the records to embed, the rest stored without a vector as by import --embedder none (a partly embedded home)")
 	pos, err := a.parse(fs, args)
 	if err != nil {
@@ -78,6 +80,9 @@ func runBench(a *app, args []string) error {
 		if len(modes) == 0 {
 			modes = listFlag{"hybrid"}
 		}
+	}
+	if *split != "test" && *split != "dev" && *split != "train" {
+		return mneme.Invalid("--split %q is not one of test, dev, train", mneme.Clip(*split))
 	}
 	if !(*embedded > 0 && *embedded <= 1) {
 		return mneme.Invalid("--embedded %g is out of range: give the fraction of records to embed, above 0 and at most 1", *embedded)
@@ -124,7 +129,7 @@ func runBench(a *app, args []string) error {
 			rep.Context, err = benchContext(a, eng, pos[1], *budget, o.request(mneme.RecallRequest{}), owner)
 		}
 	} else {
-		rep, err = benchBEIR(a, eng, w, pos[1], ms)
+		rep, err = benchBEIR(a, eng, w, pos[1], *split, ms, *reuse != "")
 	}
 	if err != nil {
 		return err
@@ -276,17 +281,23 @@ func benchLoCoMo(a *app, eng *mneme.Engine, w *benchWriter, path string, modes [
 	rep := &benchReport{Dataset: "locomo"}
 	owner := map[string][]string{}
 	t0 := time.Now()
+	written := convs
 	if reuse {
 		if err := dropSummaries(a, eng); err != nil {
 			return nil, nil, err
 		}
-		owner, rep.Records, err = loadOwners(a, eng)
-		if err != nil {
+		var items []benchItem
+		for _, c := range convs {
+			for _, t := range c.Turns {
+				items = append(items, benchItem{c.ID, t.Text, t.DiaID})
+			}
+		}
+		if owner, rep.Records, err = reuseOwners(a, eng, items); err != nil {
 			return nil, nil, err
 		}
-		convs = nil
+		written = nil
 	}
-	for _, c := range convs {
+	for _, c := range written {
 		recs := make([]*mneme.Record, len(c.Turns))
 		for i, t := range c.Turns {
 			meta, _ := json.Marshal(map[string]string{"dia_id": t.DiaID})
@@ -302,11 +313,6 @@ func benchLoCoMo(a *app, eng *mneme.Engine, w *benchWriter, path string, modes [
 		rep.Records += len(recs)
 	}
 	rep.IngestSeconds, rep.Unembedded = time.Since(t0).Seconds(), w.unembedded
-	if reuse {
-		if convs, err = eval.LoadLoCoMo(path); err != nil {
-			return nil, nil, mneme.Invalid("%v", err)
-		}
-	}
 	for _, m := range modes {
 		r, err := locomoMode(a, eng, m, convs, owner)
 		if err != nil {
@@ -356,24 +362,33 @@ func locomoMode(a *app, eng *mneme.Engine, m benchMode, convs []eval.Conversatio
 	return finish(m.name, sums, lat), nil
 }
 
-func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir string, modes []benchMode) (*benchReport, error) {
-	b, err := eval.LoadBEIR(dir)
+func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir, split string, modes []benchMode, reuse bool) (*benchReport, error) {
+	b, err := eval.LoadBEIR(dir, split)
 	if err != nil {
 		return nil, mneme.Invalid("%v", err)
 	}
-	rep := &benchReport{Dataset: "beir"}
+	rep := &benchReport{Dataset: "beir", Split: split}
 	owner := map[string][]string{}
 	t0 := time.Now()
+	if reuse {
+		var items []benchItem
+		for _, d := range b.Docs {
+			if text := docText(d); text != "" {
+				items = append(items, benchItem{"beir", text, d.ID})
+			}
+		}
+		if owner, rep.Records, err = reuseOwners(a, eng, items); err != nil {
+			return nil, err
+		}
+		b.Docs = nil
+	}
 	for start := 0; start < len(b.Docs); start += 1000 {
 		docs := b.Docs[start:min(start+1000, len(b.Docs))]
 		recs := make([]*mneme.Record, 0, len(docs))
 		kept := make([]eval.Doc, 0, len(docs))
 		for _, d := range docs {
-			text := d.Text
-			if mneme.ValidateText(text) != nil {
-				text = d.Title // a few documents have only a title
-			}
-			if mneme.ValidateText(text) != nil {
+			text := docText(d)
+			if text == "" {
 				continue
 			}
 			meta, _ := json.Marshal(map[string]string{"doc_id": d.ID})
@@ -406,11 +421,23 @@ func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir string, modes []be
 			docs := expand(hits, owner)
 			sums["all"]["n"]++
 			sums["all"]["ndcg@10"] += eval.NDCGAt(docs, b.Qrels[qid], 10)
+			sums["all"]["recall@10"] += eval.RecallRelevantAt(docs, b.Qrels[qid], 10)
 			sums["all"]["recall@100"] += eval.RecallRelevantAt(docs, b.Qrels[qid], 100)
 		}
 		rep.Modes = append(rep.Modes, finish(m.name, sums, lat))
 	}
 	return rep, nil
+}
+
+// docText is what a BEIR document is stored as: its text, else its title
+// (a few have only a title), else nothing (it cannot be stored).
+func docText(d eval.Doc) string {
+	for _, text := range []string{d.Text, d.Title} {
+		if mneme.ValidateText(text) == nil {
+			return text
+		}
+	}
+	return ""
 }
 
 // finish turns sums into means (n stays a count) and adds the timings.
@@ -429,6 +456,9 @@ func finish(mode string, sums map[string]map[string]float64, lat []time.Duration
 
 func printReport(a *app, rep *benchReport) {
 	fmt.Fprintf(a.stdout, "%s: %d records ingested in %.1f s\n", rep.Dataset, rep.Records, rep.IngestSeconds)
+	if rep.Split != "" {
+		fmt.Fprintf(a.stdout, "queries: the %s split\n", rep.Split)
+	}
 	if rep.Unembedded > 0 {
 		fmt.Fprintf(a.stdout, "%d of them stored without a vector (--embedded)\n", rep.Unembedded)
 	}

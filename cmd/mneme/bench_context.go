@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/internal/eval"
+	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
 // contextReport is what `bench locomo --context N` measured: per group (a
@@ -92,22 +94,40 @@ func packaged(pkg *contextpack.Package, owner map[string][]string) (kept, whole 
 	return kept, whole
 }
 
-// loadOwners rebuilds the record id → LoCoMo dia_id map of a home a
-// previous `bench --keep` filled.
-func loadOwners(a *app, eng *mneme.Engine) (map[string][]string, int, error) {
-	owner := map[string][]string{}
-	n := 0
+// benchItem is one benchmark text as it was stored: its project, text and
+// benchmark id (LoCoMo dia_id, BEIR doc_id).
+type benchItem struct{ project, text, id string }
+
+// reuseOwners rebuilds the record id → benchmark ids map of a home a
+// previous `bench --keep` filled: an item finds its record by its text's
+// content hash in its project (identical texts share a record, as when they
+// were written), else by the id in the record's meta (a text redacted on
+// the way in). It returns the map and the number of items found.
+func reuseOwners(a *app, eng *mneme.Engine, items []benchItem) (map[string][]string, int, error) {
+	byHash, byID := map[[2]string]string{}, map[[2]string]string{}
 	err := eng.Each(a.ctx, mneme.Filter{Clearance: mneme.Internal}, func(r *mneme.Record) error {
 		var meta struct {
 			DiaID string `json:"dia_id"`
+			DocID string `json:"doc_id"`
 		}
 		json.Unmarshal(r.Meta, &meta) //nolint:errcheck // benchmark records carry it
-		if meta.DiaID != "" {
-			owner[r.ID] = append(owner[r.ID], meta.DiaID)
-			n++
+		byHash[[2]string{r.Project, r.ContentHash}] = r.ID
+		if id := cmp.Or(meta.DiaID, meta.DocID); id != "" {
+			byID[[2]string{r.Project, id}] = r.ID
 		}
 		return nil
 	})
+	owner, n := map[string][]string{}, 0
+	for _, it := range items {
+		id, ok := byHash[[2]string{it.project, textnorm.Hash(it.text)}]
+		if !ok {
+			id, ok = byID[[2]string{it.project, it.id}]
+		}
+		if ok {
+			owner[id] = append(owner[id], it.id)
+			n++
+		}
+	}
 	return owner, n, err
 }
 

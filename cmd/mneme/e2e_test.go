@@ -100,7 +100,8 @@ type recallJSON struct {
 		Record  map[string]any `json:"record"`
 		Explain map[string]any `json:"explain"`
 	} `json:"hits"`
-	TookMS *float64 `json:"took_ms"`
+	TookMS   *float64 `json:"took_ms"`
+	HeldBack int      `json:"held_back"`
 }
 
 func TestRememberRecallFlow(t *testing.T) {
@@ -121,9 +122,21 @@ func TestRememberRecallFlow(t *testing.T) {
 	if e := r.Hits[0].Explain; e["retrieval"] != "bm25" || e["bm25"].(float64) <= 0 || e["vector_rank"].(float64) != 0 {
 		t.Fatalf("lexical explain = %v", e)
 	}
-	// Hybrid (the default) also ranks by meaning: every record is a candidate.
+	// Hybrid (the default) also ranks by meaning: every record is a
+	// candidate, but one without a query word and far in meaning is held
+	// back unless asked for.
 	r = decode[recallJSON](t, ok(t, home, "recall", "how do we release?", "--explain", "--json"))
-	if len(r.Hits) != 2 || r.Hits[0].ID != w.ID || r.Hits[0].Score <= r.Hits[1].Score || r.Hits[0].Score > 1 {
+	if len(r.Hits) != 1 || r.Hits[0].ID != w.ID || r.HeldBack != 1 {
+		t.Fatalf("hybrid recall = %+v", r)
+	}
+	if out := ok(t, home, "recall", "how do we release?"); !strings.Contains(out, "(1 held back without evidence: --include-unmatched shows them)") {
+		t.Fatalf("text recall does not say what it held back:\n%s", out)
+	}
+	if out := ok(t, home, "recall", "quantum chromodynamics"); strings.TrimSpace(out) != "no memories match (2 held back without evidence: --include-unmatched shows them)" {
+		t.Fatalf("text recall of nothing:\n%s", out)
+	}
+	r = decode[recallJSON](t, ok(t, home, "recall", "how do we release?", "--explain", "--json", "--include-unmatched"))
+	if len(r.Hits) != 2 || r.HeldBack != 0 || r.Hits[0].ID != w.ID || r.Hits[0].Score <= r.Hits[1].Score || r.Hits[0].Score > 1 {
 		t.Fatalf("hybrid recall = %+v", r)
 	}
 	if e := r.Hits[0].Explain; e["retrieval"] != "hybrid" || e["fusion"] != "weighted" || e["lexical_rank"].(float64) != 1 ||
@@ -140,7 +153,10 @@ func TestRememberRecallFlow(t *testing.T) {
 	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json", "--mode", "lexical")); len(r.Hits) != 0 {
 		t.Fatalf("project filter leaked: %+v", r)
 	}
-	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json")); len(r.Hits) != 1 || r.Hits[0].Record["project"] != "infra" {
+	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json")); len(r.Hits) != 0 || r.HeldBack != 1 {
+		t.Fatalf("project filter leaked into hybrid: %+v", r)
+	}
+	if r := decode[recallJSON](t, ok(t, home, "recall", "release", "--project", "infra", "--json", "--include-unmatched")); len(r.Hits) != 1 || r.Hits[0].Record["project"] != "infra" {
 		t.Fatalf("project filter leaked into hybrid: %+v", r)
 	}
 	got := decode[map[string]any](t, ok(t, home, "get", w.ID, "--json"))

@@ -46,6 +46,7 @@ func TestSurfaceParity(t *testing.T) {
 		{"remember", "", fixed(args{"text": "Blog posts are reviewed by two editors.", "project": "blog", "tags": []string{"editorial"}}), ""},
 		{"remember", "", fixed(args{"text": "Deploys go out on Tuesdays after the freeze.", "project": "shop", "tags": []string{"release"}}), ""}, // keeps title, kind, meta
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 3}), ""},
+		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 3, "include_unmatched": true}), ""},
 		{"context", "package P", fixed(args{"query": "when do deploys go out", "project": "shop", "budget": 200}), ""},
 		{"ground", "", nil, ""}, // of an answer against package P (below)
 		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
@@ -217,7 +218,7 @@ func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 			for mk, mv := range v.(args) {
 				argv = append(argv, "--meta", fmt.Sprintf("%s=%v", mk, mv))
 			}
-		case "dry_run", "report", "explain", "require_embedding":
+		case "dry_run", "report", "explain", "require_embedding", "include_unmatched":
 			if v == true {
 				argv = append(argv, flag)
 			}
@@ -325,7 +326,7 @@ func (m *mcpSurface) do(t *testing.T, op string, in args) (any, string) {
 	json.Unmarshal(b, &out)
 	if op == "recall" { // the shared fields of a recall
 		o := out.(map[string]any)
-		shared := args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"]}
+		shared := args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"], "held_back": o["held_back"]}
 		if o["report"] != nil {
 			shared["report"], shared["took_ms"] = o["report"], o["took_ms"]
 		}
@@ -345,4 +346,4 @@ func statsOf(projects []any) args {
 
 // parityFields are the fields of a stats or recall answer the surfaces
 // share; the CLI and HTTP carry more (store-wide counters, explanations).
-var parityFields = map[string][]string{"stats": {"total", "projects"}, "recall": {"hits", "mode", "degraded"}}
+var parityFields = map[string][]string{"stats": {"total", "projects"}, "recall": {"hits", "mode", "degraded", "held_back"}}

@@ -97,8 +97,12 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	if a.json {
 		return a.printJSON(mneme.RecallResponse{ID: id, Result: res})
 	}
+	held := ""
+	if res.HeldBack > 0 {
+		held = fmt.Sprintf("(%d held back without evidence: --include-unmatched shows them)", res.HeldBack)
+	}
 	if len(res.Hits) == 0 {
-		fmt.Fprintln(a.stdout, "no memories match")
+		fmt.Fprintln(a.stdout, strings.TrimSpace("no memories match "+held))
 	}
 	for i, h := range res.Hits {
 		r := h.Record
@@ -106,6 +110,9 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 		if e := h.Explain; e != nil {
 			fmt.Fprintf(a.stdout, "   %s\n", explainLine(e))
 		}
+	}
+	if len(res.Hits) > 0 && held != "" {
+		fmt.Fprintln(a.stdout, held)
 	}
 	if res.Report != nil {
 		fmt.Fprintln(a.stdout, res.Report.Line())
@@ -137,6 +144,14 @@ func explainLine(e *mneme.Explain) string {
 	}
 	if e.VectorRank > 0 {
 		parts = append(parts, fmt.Sprintf("meaning #%d (cosine %.3f)", e.VectorRank, e.VectorScore))
+	}
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{{"speaker", e.SpeakerBoost}, {"session", e.SessionBoost}, {"date", e.DateBoost}} {
+		if b.v != 0 {
+			parts = append(parts, fmt.Sprintf("%s +%.3f", b.name, b.v))
+		}
 	}
 	if e.Recency != nil {
 		parts = append(parts, fmt.Sprintf("recency ×%.3f", *e.Recency))

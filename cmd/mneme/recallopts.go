@@ -9,17 +9,18 @@ import (
 // recallOptions are recall's retrieval flags; they map one to one onto the
 // request JSON's fields.
 type recallOptions struct {
-	mode, fusion, halfLife string
-	alpha, minScore, mmr   float64
-	rerank, hyde           bool
-	expand                 int
+	mode, fusion, halfLife  string
+	alpha, minScore, mmr    float64
+	rerank, hyde, unmatched bool
+	expand                  int
 }
 
 func (o *recallOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.mode, "mode", "hybrid", "retrieval: hybrid (words and meaning), vector or lexical")
 	fs.StringVar(&o.fusion, "fusion", "", "how hybrid combines its lanes: weighted (default) or rrf")
-	fs.Float64Var(&o.alpha, "alpha", 0, "weight of words against meaning in weighted fusion, 0 to 1 (default 0.5)")
+	fs.Float64Var(&o.alpha, "alpha", 0, "weight of words against meaning in weighted fusion, 0 to 1 (default 0.35)")
 	fs.Float64Var(&o.minScore, "min-score", 0, "drop hits whose score is below this (0 to 1)")
+	fs.BoolVar(&o.unmatched, "include-unmatched", false, "also return hits without evidence: no query word, and a meaning below the match floor (held back by default)")
 	fs.BoolVar(&o.rerank, "rerank", false, "rerank by phrase match, term coverage, recency and the type the query asks for")
 	fs.Float64Var(&o.mmr, "mmr", 0, "diversify: λ from 0 (most diverse) to 1 (most relevant)")
 	fs.IntVar(&o.expand, "expand", 0, "add up to N neighbours per hit: turns of its session, chunks of its document, versions it replaced")
@@ -30,7 +31,7 @@ func (o *recallOptions) register(fs *flag.FlagSet) {
 // request sets o's options on r.
 func (o *recallOptions) request(r mneme.RecallRequest) mneme.RecallRequest {
 	r.Mode, r.Fusion, r.Alpha, r.MinScore = mneme.Mode(o.mode), mneme.Fusion(o.fusion), o.alpha, o.minScore
-	r.Rerank, r.MMR, r.Expand, r.HalfLife = o.rerank, o.mmr, o.expand, o.halfLife
+	r.Rerank, r.MMR, r.Expand, r.HalfLife, r.IncludeUnmatched = o.rerank, o.mmr, o.expand, o.halfLife, o.unmatched
 	if o.hyde {
 		r.HyDE = &mneme.HyDERequest{Generate: true}
 	}

@@ -15,17 +15,19 @@ type Doc struct {
 	ID, Title, Text string
 }
 
-// BEIR is a BEIR dataset: the corpus, the test queries and their judgements.
+// BEIR is a BEIR dataset: the corpus, one split's queries and their
+// judgements.
 type BEIR struct {
 	Docs    []Doc
-	Queries map[string]string         // id -> text, only those with test judgements
+	Queries map[string]string         // id -> text, only those with judgements in the split
 	Qrels   map[string]map[string]int // query id -> doc id -> grade
 }
 
-// LoadBEIR reads corpus.jsonl, queries.jsonl and qrels/test.tsv from dir.
-func LoadBEIR(dir string) (*BEIR, error) {
+// LoadBEIR reads corpus.jsonl, queries.jsonl and qrels/SPLIT.tsv from dir
+// (split: test, dev or train).
+func LoadBEIR(dir, split string) (*BEIR, error) {
 	b := &BEIR{Queries: map[string]string{}, Qrels: map[string]map[string]int{}}
-	if err := eachLine(filepath.Join(dir, "qrels", "test.tsv"), func(line string, n int) error {
+	if err := eachLine(filepath.Join(dir, "qrels", split+".tsv"), func(line string, n int) error {
 		f := strings.Split(line, "\t")
 		if n == 1 && len(f) > 0 && f[0] == "query-id" {
 			return nil

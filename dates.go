@@ -1,0 +1,84 @@
+package mneme
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DateBoost is added to the score of a record whose event time falls in
+// the time the query names ("what did Maria do on 7 July, 2023?"): such a
+// question is answered by what happened then, and its other words (what
+// did she do?) say little. Chosen with `mneme bench` (README, "Dates in
+// the question").
+const DateBoost = 0.2
+
+// A named date matches records from dateBefore before it to dateAfter
+// after it: what happened is told in the days that follow ("last Friday").
+const (
+	dateBefore = 24 * time.Hour
+	dateAfter  = 14 * 24 * time.Hour
+)
+
+const monthNames = `(january|february|march|april|may|june|july|august|september|october|november|december)`
+
+var (
+	dayMonthYear = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)? ` + monthNames + `,? (\d{4})\b`)
+	monthDayYear = regexp.MustCompile(`(?i)\b` + monthNames + ` (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`)
+	isoDay       = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	monthYear    = regexp.MustCompile(`(?i)\b` + monthNames + `,? (\d{4})\b`)
+	yearOnly     = regexp.MustCompile(`\b((?:19|20)\d\d)\b`)
+)
+
+// namedTime finds the first explicit date in a query: a day (7 July 2023,
+// July 7, 2023, 2023-07-07), else a month (July 2023), else a year (2023),
+// as the half-open range [from, to) in UTC.
+func namedTime(text string) (from, to time.Time, ok bool) {
+	date := func(y, m, d string) (time.Time, bool) {
+		year, _ := strconv.Atoi(y)
+		day, _ := strconv.Atoi(d)
+		month, err := strconv.Atoi(m)
+		if err != nil {
+			month = strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(m)[:3])/3 + 1
+		}
+		t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+		return t, month >= 1 && month <= 12 && t.Day() == day // no 31 June
+	}
+	var t time.Time
+	if m := dayMonthYear.FindStringSubmatch(text); m != nil {
+		t, ok = date(m[3], m[2], m[1])
+	} else if m := monthDayYear.FindStringSubmatch(text); m != nil {
+		t, ok = date(m[3], m[1], m[2])
+	} else if m := isoDay.FindStringSubmatch(text); m != nil {
+		t, ok = date(m[1], m[2], m[3])
+	}
+	if ok {
+		return t, t.AddDate(0, 0, 1), true
+	}
+	if m := monthYear.FindStringSubmatch(text); m != nil {
+		t, _ = date(m[2], m[1], "1")
+		return t, t.AddDate(0, 1, 0), true
+	}
+	if m := yearOnly.FindStringSubmatch(text); m != nil {
+		t, _ = date(m[1], "1", "1")
+		return t, t.AddDate(1, 0, 0), true
+	}
+	return from, to, false
+}
+
+// dateMatch raises the candidates whose event time falls in the time the
+// query names, widened by dateBefore and dateAfter.
+func dateMatch(query string, cands []*candidate) {
+	from, to, ok := namedTime(query)
+	if !ok {
+		return
+	}
+	from, to = from.Add(-dateBefore), to.Add(dateAfter)
+	for _, c := range cands {
+		if t := c.rec.EventTime(); !t.Before(from) && t.Before(to) {
+			c.date = DateBoost
+			c.score += DateBoost
+		}
+	}
+}
