@@ -32,8 +32,8 @@ const (
 
 // Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
 // both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
-// nDCG@10; alpha 0.35 keeps every dev set within 0.002 of its own best
-// alpha (LoCoMo 0.4, NFCorpus 0.2 to 0.3), where 0.5 left NFCorpus 0.007
+// nDCG@10; alpha 0.35 is LoCoMo's best and keeps NFCorpus train and dev
+// within 0.002 of theirs (0.25), where 0.5 left NFCorpus train 0.007
 // short; adapting alpha per query did no better (README).
 const (
 	DefaultFusion = Weighted
@@ -123,9 +123,9 @@ type Result struct {
 	// vector lane cannot find them, and fusion ranks them by their words.
 	// Counted when the vector lane runs.
 	Unembedded int `json:"unembedded,omitempty"`
-	// HeldBack counts the hits held back for want of evidence (no query
-	// term, and a cosine similarity below MatchFloor): those that would
-	// have ranked among the k. Query.IncludeUnmatched returns them.
+	// HeldBack counts the hits held back for want of evidence (see
+	// candidate.evidence): those that would have ranked among the k.
+	// Query.IncludeUnmatched returns them.
 	HeldBack int         `json:"held_back,omitempty"`
 	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
 	TookMS   float64     `json:"took_ms"`
