@@ -155,27 +155,3 @@ func TestNewerSchemaRefused(t *testing.T) {
 	_, err := postgres.Open(context.Background(), pgtest.DSN(t), postgres.Options{Schema: schema})
 	wantMessage(t, err, mneme.EINVALID, "", "newer than this mneme", "upgrade mneme")
 }
-
-// TestOlderSchemaNeedsMigrate: a database at an older schema version is
-// refused until `mneme migrate` (Options.Migrate) brings it up to date.
-func TestOlderSchemaNeedsMigrate(t *testing.T) {
-	schema := pgtest.Schema(t)
-	s := pgtest.OpenIn(t, schema)
-	ctx := context.Background()
-	if _, err := s.Pool().Exec(ctx, `DROP TABLE lex_stats; DROP TRIGGER records_lex_stats_insert ON records;
-		DROP TRIGGER records_lex_stats_delete ON records; DROP TRIGGER records_lex_stats_update ON records;
-		DROP FUNCTION lex_stats_insert(), lex_stats_delete(), lex_stats_update(); UPDATE schema_version SET version = 1`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	_, err := postgres.Open(ctx, pgtest.DSN(t), postgres.Options{Schema: schema})
-	wantMessage(t, err, mneme.EUNAVAILABLE, "", "version 1", "mneme migrate")
-	s, err = postgres.Open(ctx, pgtest.DSN(t), postgres.Options{Schema: schema, Migrate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if have, want, err := s.SchemaVersions(ctx); err != nil || have != want {
-		t.Fatalf("after migrate: version %d of %d, %v", have, want, err)
-	}
-}

@@ -35,12 +35,13 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 	for _, r := range stored {
 		existing[r.ID] = r
 	}
-	hashes := map[string]bool{} // project \x00 hash of every stored record with a hash in recs
-	var hs []string
+	hashes := map[string]bool{} // project \x00 hash of every stored record with a (project, hash) of recs
+	var ps, hs []string
 	for _, r := range recs {
-		hs = append(hs, r.ContentHash)
+		ps, hs = append(ps, r.Project), append(hs, r.ContentHash)
 	}
-	hrows, err := w.tx.Query(w.ctx, "SELECT DISTINCT project, content_hash FROM records WHERE content_hash = ANY($1)", hs)
+	hrows, err := w.tx.Query(w.ctx, `SELECT DISTINCT r.project, r.content_hash FROM unnest($1::text[], $2::text[]) AS k(project, hash)
+		JOIN records r ON r.project = k.project AND r.content_hash = k.hash`, ps, hs)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 
 // requiredIndexes are the indexes search and writes rely on.
 var requiredIndexes = []string{"records_pkey", "records_id_key", "records_project_hash", "records_project_key",
-	"records_session", "records_tags", "postings_pkey", "postings_rid", "documents_pkey", "embedding_cache_pkey"}
+	"records_session", "records_tags", "postings_pkey", "postings_impact", "postings_rid", "documents_pkey", "embedding_cache_pkey"}
 
 // Health checks the server for `mneme doctor` (the mneme.HealthChecker
 // role): the server, the schema version, pgvector, the indexes, a write,

@@ -104,17 +104,19 @@ func (w *writer) finish() error {
 	return reindex(w, rids)
 }
 
-// reindex replaces the postings and BM25 length of the records rids.
+// reindex replaces the postings of the records rids. Each posting carries
+// its record's weighted length; the statement triggers on postings keep
+// the document frequencies and the total length. The records are locked
+// (docSQL), so no other writer holds postings of theirs: they are copied
+// in without conflict checks.
 func reindex(w *writer, rids []int64) error {
 	rows, err := w.tx.Query(w.ctx, docSQL, rids)
 	if err != nil {
 		return err
 	}
 	var (
-		docRids, postRids []int64
-		lens              []float32
-		terms             []string
-		tfs               []float32
+		docRids []int64
+		post    [][]any
 	)
 	for rows.Next() {
 		var d bm25.Doc
@@ -123,19 +125,18 @@ func reindex(w *writer, rids []int64) error {
 			return err
 		}
 		tf, length := bm25.Weights(d)
-		docRids, lens = append(docRids, d.Key), append(lens, length)
+		docRids = append(docRids, d.Key)
 		for t, f := range tf {
-			postRids, terms, tfs = append(postRids, d.Key), append(terms, t), append(tfs, f)
+			post = append(post, []any{t, d.Key, f, length})
 		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	b := &pgx.Batch{}
-	b.Queue("DELETE FROM postings WHERE rid = ANY($1)", docRids)
-	b.Queue("UPDATE records r SET doc_len = l.len FROM unnest($1::bigint[], $2::real[]) AS l(rid, len) WHERE r.rid = l.rid", docRids, lens)
-	b.Queue(`INSERT INTO postings (rid, term, tf) SELECT * FROM unnest($1::bigint[], $2::text[], $3::real[])
-		ON CONFLICT (term, rid) DO UPDATE SET tf = excluded.tf`, postRids, terms, tfs)
-	return w.tx.SendBatch(w.ctx, b).Close()
+	if _, err := w.tx.Exec(w.ctx, "DELETE FROM postings WHERE rid = ANY($1)", docRids); err != nil {
+		return err
+	}
+	_, err = w.tx.CopyFrom(w.ctx, pgx.Identifier{"postings"}, []string{"term", "rid", "tf", "dl"}, pgx.CopyFromRows(post))
+	return err
 }

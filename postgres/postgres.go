@@ -78,13 +78,17 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		_ = pgxvec.RegisterTypes(ctx, c)
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second) // for connecting, not for migrating
 	defer cancel()
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pool, err := pgxpool.NewWithConfig(cctx, cfg)
 	if err != nil {
 		return nil, s.translate(err, "connect")
 	}
 	s.pool = pool
+	if err := pool.Ping(cctx); err != nil {
+		pool.Close()
+		return nil, s.translate(err, "open the database")
+	}
 	if err := s.setup(ctx); err != nil {
 		pool.Close()
 		return nil, s.translate(err, "open the database")
@@ -116,9 +120,6 @@ const lockMigrate = 0x6d6e656d65 // "mneme"
 // setup checks pgvector, creates the schema if asked for, and brings the
 // tables up to date when allowed.
 func (s *Store) setup(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
-		return err
-	}
 	if err := s.ensureVector(ctx); err != nil {
 		return err
 	}
