@@ -12,9 +12,10 @@ import (
 	"github.com/mneme-ai/mneme"
 )
 
-// exactBelow is how many records passing the filter the vector lane
-// compares one by one (exact) instead of walking the HNSW index.
-const exactBelow = 5000
+// exactBelow is how many records passing a narrow filter both lanes score
+// one by one instead of walking the HNSW index and the posting lists (a
+// variable for tests).
+var exactBelow = 5000
 
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
