@@ -71,6 +71,11 @@ func (s *Store) checkIndexes(ctx context.Context) mneme.HealthCheck {
 			missing = append(missing, name)
 		}
 	}
+	var started string
+	if err := s.pool.QueryRow(ctx, "SELECT value FROM meta WHERE key = 'bulk_load'").Scan(&started); err == nil {
+		return mneme.HealthCheck{Name: "indexes", Detail: "a bulk load started " + started + " (mneme migrate-store) did not finish building the search indexes",
+			Fix: "run the same mneme migrate-store again"}
+	}
 	if len(missing) > 0 {
 		return mneme.HealthCheck{Name: "indexes", Detail: "missing: " + strings.Join(missing, ", "), Fix: "mneme migrate (a missing HNSW index: mneme reindex)"}
 	}

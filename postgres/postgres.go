@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -48,6 +49,7 @@ type Store struct {
 	opts   Options
 	host   string // host:port, for messages
 	schema string
+	bulk   atomic.Bool // in BulkLoad: writes leave postings to its end
 }
 
 var (

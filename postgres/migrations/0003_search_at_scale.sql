@@ -98,13 +98,18 @@ CREATE TABLE lex_df (
 );
 INSERT INTO lex_df (term, shard, df, maxtf, mindl) SELECT term, 0, count(*), max(tf), min(dl) FROM postings GROUP BY term;
 
--- postings_count keeps lex_df and lex_stats.total. The shard is this
+-- postings_count keeps lex_df and lex_stats.total (except in a bulk load,
+-- which counts once at its end: bulkload.go). The shard is this
 -- transaction's alone, so a missing row is inserted without a conflict
 -- check (ON CONFLICT's speculative insertion is many times slower).
 CREATE FUNCTION postings_count() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    s integer := lex_shard();
+    s integer;
 BEGIN
+    IF current_setting('mneme.bulk', true) = 'on' THEN -- a bulk load counts at its end
+        RETURN NULL;
+    END IF;
+    s := lex_shard();
     IF TG_OP = 'INSERT' THEN
         WITH a AS (SELECT term, count(*) AS n, max(tf) AS maxtf, min(dl) AS mindl FROM new_rows GROUP BY term),
         u AS (UPDATE lex_df d SET df = d.df + a.n, maxtf = greatest(d.maxtf, a.maxtf), mindl = least(d.mindl, a.mindl)
