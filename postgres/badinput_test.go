@@ -84,8 +84,9 @@ func TestWrongPassword(t *testing.T) {
 	wantMessage(t, err, mneme.EUNAVAILABLE, bad, "refused the user name or password", "$TEAM_DSN")
 }
 
-// TestVectorExtensionMissing: a database without pgvector, and a user who
-// may not create it, gets told who must run what.
+// TestVectorExtensionMissing: a database without pgvector enabled (the
+// server has it), and a user who may not create it, gets told who must run
+// what.
 func TestVectorExtensionMissing(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	superuser(t, dsn, "", "DO $$ BEGIN CREATE ROLE mneme_novec LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$", "CREATE DATABASE mneme_novec")
@@ -93,6 +94,15 @@ func TestVectorExtensionMissing(t *testing.T) {
 	user := asUser(t, dsn, "mneme_novec", "", "mneme_novec")
 	_, err := postgres.Open(context.Background(), user, postgres.Options{})
 	wantMessage(t, err, mneme.EUNAVAILABLE, user, "pgvector", "CREATE EXTENSION vector")
+}
+
+// TestVectorExtensionNotInstalled: a server without pgvector at all (here
+// one asked for an extension it lacks) gets told to install it there.
+func TestVectorExtensionNotInstalled(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	defer postgres.SetVectorExtension("vector_not_installed_here")()
+	_, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: pgtest.Schema(t)})
+	wantMessage(t, err, mneme.EUNAVAILABLE, dsn, "not installed on the PostgreSQL server", "install it there", "CREATE EXTENSION vector")
 }
 
 // TestDimensionMismatch: a vector of another dimension is ECONFLICT naming

@@ -12,3 +12,11 @@ func SetExactBelow(n int) func() {
 	exactBelow = n
 	return func() { exactBelow = old }
 }
+
+// SetVectorExtension makes the store look for pgvector under another name,
+// and returns a function that restores it.
+func SetVectorExtension(name string) func() {
+	old := vectorExtension
+	vectorExtension = name
+	return func() { vectorExtension = old }
+}

@@ -200,16 +200,20 @@ func applyMigrations(ctx context.Context, tx pgx.Tx, names []string, from int) e
 	return err
 }
 
+// vectorExtension is pgvector's name (a variable: tests play a server
+// without it).
+var vectorExtension = "vector"
+
 // ensureVector creates the pgvector extension if it is missing and can be.
 func (s *Store) ensureVector(ctx context.Context) error {
 	var have bool
-	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')").Scan(&have); err != nil {
+	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = $1)", vectorExtension).Scan(&have); err != nil {
 		return err
 	}
 	if have {
 		return nil
 	}
-	_, err := s.pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+	_, err := s.pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS "+pgx.Identifier{vectorExtension}.Sanitize()+" SCHEMA public")
 	var pe *pgconn.PgError
 	switch {
 	case err == nil:
