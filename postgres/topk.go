@@ -1,11 +1,8 @@
 package postgres
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -54,15 +51,14 @@ type taDoc struct {
 
 // ta is one top-k search.
 type ta struct {
-	q      *lexQuery
-	w      *search
-	k      int
-	docs   map[int64]*taDoc
-	read   []int     // postings read of each term
-	tau    []float64 // the most an unread posting of each term adds
-	done   uint64    // terms whose list is read through
-	all    uint64
-	probed int
+	q    *lexQuery
+	w    *search
+	k    int
+	docs map[int64]*taDoc
+	read []int     // postings read of each term
+	tau  []float64 // the most an unread posting of each term adds
+	done uint64    // terms whose list is read through
+	all  uint64
 }
 
 // top returns the BM25 top k among the records passing the filter, best
@@ -74,13 +70,9 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	}
 	t := &ta{q: q, w: w, k: k, docs: map[int64]*taDoc{}, read: make([]int, len(q.terms)),
 		tau: make([]float64, len(q.terms)), all: 1<<len(q.terms) - 1}
-	for i, term := range q.terms {
-		t.tau[i] = term.ub
-	}
-	t0 := time.Now()
 	depth := make([]int, len(q.terms))
 	for i, term := range q.terms {
-		depth[i] = max(4*k, 256)
+		t.tau[i], depth[i] = term.ub, max(4*k, 256)
 		if term.df <= 2048 { // short lists are read through at once
 			depth[i] = int(term.df) + 1
 		}
@@ -94,13 +86,6 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 			return nil, err
 		}
 		if theta := t.theta(); settled && (t.done == t.all || theta > t.unseen()) {
-			if os.Getenv("LEXDEBUG") != "" {
-				var dfs []int64
-				for _, x := range t.q.terms {
-					dfs = append(dfs, x.df)
-				}
-				fmt.Fprintf(os.Stderr, "DEBUG k=%d dfs=%v depth=%v docs=%d probes=%d theta=%.2f unseen=%.2f %s\n", k, dfs, t.read, len(t.docs), t.probed, theta, t.unseen(), time.Since(t0))
-			}
 			return t.result(), nil
 		}
 		t.deepen(depth)
@@ -274,7 +259,6 @@ const settleSQL = `SELECT r.rid, p.term, p.tf, p.dl FROM records r LEFT JOIN LAT
 // settle checks the records rids against the filter and completes the
 // scores of those that pass.
 func (t *ta) settle(rids []int64) error {
-	t.probed += len(rids)
 	var missing uint64
 	for _, rid := range rids {
 		d := t.docs[rid]
