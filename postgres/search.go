@@ -85,12 +85,17 @@ const statsSQL = `SELECT greatest(sum(n), 1)::float8, greatest(sum(total) / grea
 
 // plan reads, in one round trip, what the lanes need: the home's embedder,
 // the BM25 statistics of the query terms, and whether few enough records
-// pass the filter to compare their vectors exactly.
+// pass a narrow filter to score them one by one; and it sets how the
+// transaction's queries run.
 func (w *search) plan() error {
 	b := &pgx.Batch{}
+	b.Queue("SET LOCAL jit = off") // compiling a plan takes longer than running these
 	var info mneme.EmbedderInfo
 	var hasInfo bool
 	if w.q.Vector != nil {
+		// How the HNSW index is walked, if it is (see vectorLane).
+		b.Queue(fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*w.q.K))))
+		b.Queue("SET LOCAL hnsw.iterative_scan = strict_order")
 		b.Queue("SELECT value FROM meta WHERE key = 'embedder'").Query(func(rows pgx.Rows) error {
 			var err error
 			info, hasInfo, err = scanEmbedder(rows)
@@ -108,7 +113,6 @@ func (w *search) plan() error {
 	stats := map[string]termStats{}
 	if len(w.q.Terms) > 0 {
 		w.lex = newLexQuery(w.q.Terms)
-		b.Queue("SET LOCAL work_mem = '32MB'") // scoring a common term's postings in memory
 		b.Queue(`SELECT term, sum(df)::bigint, max(maxtf)::float8, min(mindl)::float8 FROM lex_df
 			WHERE term = ANY($1) GROUP BY term`, w.lex.stems()).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
@@ -147,20 +151,14 @@ func narrow(f mneme.Filter) bool {
 
 // vectorLane returns the k nearest vectors among the records passing the
 // filter, nearest first: exact when few records pass a narrow filter, else
-// through the
-// HNSW index, walking on (iteratively) until k records pass the filter;
-// exact again when the walk gives up before.
+// through the HNSW index, walking on (iteratively) until k records pass
+// the filter; exact again when the walk gives up before.
 func (w *search) vectorLane() ([]vecHit, error) {
 	a := args{pgvector.NewVector(w.q.Vector)}
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
 	if !w.narrow || w.passing > exactBelow {
 		// ORDER BY the distance alone, so that the index can serve it.
-		for _, set := range []string{fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*k))), "SET LOCAL hnsw.iterative_scan = strict_order"} {
-			if _, err := w.tx.Exec(w.ctx, set); err != nil {
-				return nil, err
-			}
-		}
 		hits, err := w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
 			w.sp.table, cond, k), a)
 		if err != nil || len(hits) == k {
