@@ -35,12 +35,13 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 	for _, r := range stored {
 		existing[r.ID] = r
 	}
-	hashes := map[string]bool{} // project \x00 type \x00 hash of every stored record with a hash in recs
-	var hs []string
+	hashes := map[string]bool{} // project \x00 type \x00 hash of every stored record with a (project, hash) of recs
+	var ps, hs []string
 	for _, r := range recs {
-		hs = append(hs, r.ContentHash)
+		ps, hs = append(ps, r.Project), append(hs, r.ContentHash)
 	}
-	hrows, err := w.tx.Query(w.ctx, "SELECT DISTINCT project, type, content_hash FROM records WHERE content_hash = ANY($1)", hs)
+	hrows, err := w.tx.Query(w.ctx, `SELECT DISTINCT r.project, r.type, r.content_hash FROM unnest($1::text[], $2::text[]) AS k(project, hash)
+		JOIN records r ON r.project = k.project AND r.content_hash = k.hash`, ps, hs)
 	if err != nil {
 		return err
 	}
@@ -114,6 +115,9 @@ func (w *writer) copyIn(recs []*mneme.Record) error {
 	if _, err := w.tx.CopyFrom(w.ctx, pgx.Identifier{"records"}, insertColumns, pgx.CopyFromRows(rows)); err != nil {
 		return err
 	}
+	if w.s.bulk.Load() {
+		return nil // BulkLoad computes every record's postings at its end
+	}
 	q := `SELECT r.rid, prev.rid, next.rid FROM records r
 		LEFT JOIN LATERAL (` + sqlf(neighbourLateral, "<", "DESC") + `) prev ON true
 		LEFT JOIN LATERAL (` + sqlf(neighbourLateral, ">", "ASC") + `) next ON true
@@ -150,29 +154,42 @@ const neighbourLateral = `SELECT p.rid FROM records p WHERE r.session_id != '' A
 // inserting into it vector by vector. Meanwhile vector search still works,
 // by a full scan.
 func (s *Store) WithoutVectorIndex(ctx context.Context, fn func() error) error {
-	sp, err := s.space(ctx, s.pool)
-	if err != nil || sp == nil {
-		if err == nil {
-			err = fn()
-		}
-		return s.translate(err, "bulk load")
-	}
-	index := pgx.Identifier{sp.name + "_hnsw"}.Sanitize()
-	if _, err := s.pool.Exec(ctx, "DROP INDEX IF EXISTS "+index); err != nil {
-		return s.translate(err, "drop the vector index")
+	if err := s.dropVectorIndex(ctx); err != nil {
+		return err
 	}
 	ferr := fn()
+	err := s.buildVectorIndex(ctx)
+	if ferr != nil {
+		return ferr
+	}
+	return err
+}
+
+// dropVectorIndex drops the home's HNSW index, if any.
+func (s *Store) dropVectorIndex(ctx context.Context) error {
+	sp, err := s.space(ctx, s.pool)
+	if err == nil && sp != nil {
+		_, err = s.pool.Exec(ctx, "DROP INDEX IF EXISTS "+pgx.Identifier{sp.name + "_hnsw"}.Sanitize())
+	}
+	return s.translate(err, "drop the vector index")
+}
+
+// buildVectorIndex builds the home's HNSW index unless it is there, with
+// the memory to build it in one go.
+func (s *Store) buildVectorIndex(ctx context.Context) error {
+	sp, err := s.space(ctx, s.pool)
+	if err != nil || sp == nil {
+		return s.translate(err, "build the vector index")
+	}
 	err = s.tx(ctx, func(tx pgx.Tx) error {
 		for _, set := range []string{"SET LOCAL maintenance_work_mem = '1GB'", "SET LOCAL max_parallel_maintenance_workers = 2"} {
 			if _, err := tx.Exec(ctx, set); err != nil {
 				return err
 			}
 		}
-		_, err := tx.Exec(ctx, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw (vec vector_cosine_ops)", index, sp.table))
+		_, err := tx.Exec(ctx, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw (vec vector_cosine_ops)",
+			pgx.Identifier{sp.name + "_hnsw"}.Sanitize(), sp.table))
 		return err
 	})
-	if ferr != nil {
-		return ferr
-	}
 	return s.translate(err, "build the vector index")
 }

@@ -14,7 +14,7 @@ import (
 
 // requiredIndexes are the indexes search and writes rely on.
 var requiredIndexes = []string{"records_pkey", "records_id_key", "records_project_hash", "records_project_key",
-	"records_session", "records_tags", "postings_pkey", "postings_rid", "documents_pkey", "embedding_cache_pkey"}
+	"records_session", "records_tags", "postings_pkey", "postings_impact", "postings_rid", "documents_pkey", "embedding_cache_pkey"}
 
 // Health checks the server for `mneme doctor` (the mneme.HealthChecker
 // role): the server, the schema version, pgvector, the indexes, a write,
@@ -70,6 +70,11 @@ func (s *Store) checkIndexes(ctx context.Context) mneme.HealthCheck {
 		if !ok {
 			missing = append(missing, name)
 		}
+	}
+	var started string
+	if err := s.pool.QueryRow(ctx, "SELECT value FROM meta WHERE key = 'bulk_load'").Scan(&started); err == nil {
+		return mneme.HealthCheck{Name: "indexes", Detail: "a bulk load started " + started + " (mneme migrate-store) did not finish building the search indexes",
+			Fix: "run the same mneme migrate-store again"}
 	}
 	if len(missing) > 0 {
 		return mneme.HealthCheck{Name: "indexes", Detail: "missing: " + strings.Join(missing, ", "), Fix: "mneme migrate (a missing HNSW index: mneme reindex)"}

@@ -86,14 +86,15 @@ const docSQL = `SELECT r.rid, r.title, r.text, r.tags,
 	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
 	AND (p.event_at, p.rid) > (r.event_at, r.rid)
 	ORDER BY p.event_at ASC, p.rid ASC LIMIT 1), '')
-	FROM records r WHERE r.rid = ANY($1) ORDER BY r.rid FOR UPDATE OF r`
+	FROM records r WHERE r.rid = ANY($1) ORDER BY r.rid`
 
-// finish recomputes the postings of every record the transaction touched.
+// finish recomputes the postings of every record the transaction touched
+// (a bulk load leaves them to its end).
 func (w *writer) finish() error {
 	if err := w.flushVectors(); err != nil {
 		return err
 	}
-	if len(w.touched) == 0 {
+	if len(w.touched) == 0 || w.s.bulk.Load() {
 		return nil
 	}
 	rids := make([]int64, 0, len(w.touched))
@@ -101,21 +102,25 @@ func (w *writer) finish() error {
 		rids = append(rids, rid)
 	}
 	slices.Sort(rids)
-	return reindex(w, rids)
+	return w.writePostings(rids, true)
 }
 
-// reindex replaces the postings and BM25 length of the records rids.
-func reindex(w *writer, rids []int64) error {
-	rows, err := w.tx.Query(w.ctx, docSQL, rids)
+// writePostings writes the postings of the records rids; replace locks
+// the records and deletes their postings first (else they have none). Each
+// posting carries its record's weighted length; the statement triggers on
+// postings keep the document frequencies and the total length. The records
+// are locked, so no other writer holds postings of theirs: they are copied
+// in without conflict checks.
+func (w *writer) writePostings(rids []int64, replace bool) error {
+	q := docSQL
+	if replace {
+		q += " FOR UPDATE OF r"
+	}
+	rows, err := w.tx.Query(w.ctx, q, rids)
 	if err != nil {
 		return err
 	}
-	var (
-		docRids, postRids []int64
-		lens              []float32
-		terms             []string
-		tfs               []float32
-	)
+	var post [][]any
 	for rows.Next() {
 		var d bm25.Doc
 		if err := rows.Scan(&d.Key, &d.Title, &d.Text, &d.Attrs.Tags, &d.Context); err != nil {
@@ -123,19 +128,19 @@ func reindex(w *writer, rids []int64) error {
 			return err
 		}
 		tf, length := bm25.Weights(d)
-		docRids, lens = append(docRids, d.Key), append(lens, length)
 		for t, f := range tf {
-			postRids, terms, tfs = append(postRids, d.Key), append(terms, t), append(tfs, f)
+			post = append(post, []any{t, d.Key, f, length})
 		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	b := &pgx.Batch{}
-	b.Queue("DELETE FROM postings WHERE rid = ANY($1)", docRids)
-	b.Queue("UPDATE records r SET doc_len = l.len FROM unnest($1::bigint[], $2::real[]) AS l(rid, len) WHERE r.rid = l.rid", docRids, lens)
-	b.Queue(`INSERT INTO postings (rid, term, tf) SELECT * FROM unnest($1::bigint[], $2::text[], $3::real[])
-		ON CONFLICT (term, rid) DO UPDATE SET tf = excluded.tf`, postRids, terms, tfs)
-	return w.tx.SendBatch(w.ctx, b).Close()
+	if replace {
+		if _, err := w.tx.Exec(w.ctx, "DELETE FROM postings WHERE rid = ANY($1)", rids); err != nil {
+			return err
+		}
+	}
+	_, err = w.tx.CopyFrom(w.ctx, pgx.Identifier{"postings"}, []string{"term", "rid", "tf", "dl"}, pgx.CopyFromRows(post))
+	return err
 }

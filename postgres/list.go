@@ -136,13 +136,16 @@ func (s *Store) Delete(ctx context.Context, ids []string) (int, error) {
 	return n, s.translate(err, "delete records")
 }
 
-// delete removes one record (postings and vectors go with it) and marks
-// its neighbours, whose context it was, for re-indexing.
+// delete removes one record, its postings and (by cascade) its vector, and
+// marks its neighbours, whose context it was, for re-indexing.
 func (w *writer) delete(r *mneme.Record, rid int64) error {
 	if err := w.touchNeighboursOf(r, rid); err != nil {
 		return err
 	}
 	delete(w.touched, rid)
+	if _, err := w.tx.Exec(w.ctx, "DELETE FROM postings WHERE rid = $1", rid); err != nil {
+		return err
+	}
 	_, err := w.tx.Exec(w.ctx, "DELETE FROM records WHERE rid = $1", rid)
 	return err
 }

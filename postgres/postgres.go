@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -48,6 +49,7 @@ type Store struct {
 	opts   Options
 	host   string // host:port, for messages
 	schema string
+	bulk   atomic.Bool // in BulkLoad: writes leave postings to its end
 }
 
 var (
@@ -78,13 +80,17 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		_ = pgxvec.RegisterTypes(ctx, c)
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second) // for connecting, not for migrating
 	defer cancel()
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	pool, err := pgxpool.NewWithConfig(cctx, cfg)
 	if err != nil {
 		return nil, s.translate(err, "connect")
 	}
 	s.pool = pool
+	if err := pool.Ping(cctx); err != nil {
+		pool.Close()
+		return nil, s.translate(err, "open the database")
+	}
 	if err := s.setup(ctx); err != nil {
 		pool.Close()
 		return nil, s.translate(err, "open the database")
@@ -116,9 +122,6 @@ const lockMigrate = 0x6d6e656d65 // "mneme"
 // setup checks pgvector, creates the schema if asked for, and brings the
 // tables up to date when allowed.
 func (s *Store) setup(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
-		return err
-	}
 	if err := s.ensureVector(ctx); err != nil {
 		return err
 	}
@@ -197,16 +200,20 @@ func applyMigrations(ctx context.Context, tx pgx.Tx, names []string, from int) e
 	return err
 }
 
+// vectorExtension is pgvector's name (a variable: tests play a server
+// without it).
+var vectorExtension = "vector"
+
 // ensureVector creates the pgvector extension if it is missing and can be.
 func (s *Store) ensureVector(ctx context.Context) error {
 	var have bool
-	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')").Scan(&have); err != nil {
+	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = $1)", vectorExtension).Scan(&have); err != nil {
 		return err
 	}
 	if have {
 		return nil
 	}
-	_, err := s.pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+	_, err := s.pool.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS "+pgx.Identifier{vectorExtension}.Sanitize()+" SCHEMA public")
 	var pe *pgconn.PgError
 	switch {
 	case err == nil:

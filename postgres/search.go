@@ -3,18 +3,19 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/index/bm25"
 )
 
-// exactBelow is how many filtered vectors the vector lane compares one by
-// one (exact) instead of walking the HNSW index.
-const exactBelow = 5000
+// exactBelow is how many records passing a narrow filter both lanes score
+// one by one instead of walking the HNSW index and the posting lists (a
+// variable for tests).
+var exactBelow = 5000
 
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
@@ -24,45 +25,175 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		w := &search{ctx: ctx, tx: tx, q: q}
 		var err error
-		if out.List, err = s.candidates(ctx, tx, q); err != nil || q.Vector == nil {
-			return err
-		}
-		out.Unembedded, err = s.unembedded(ctx, tx, q.Filter)
+		out, err = w.run()
 		return err
 	})
 	return out, s.translate(err, "search")
 }
 
-// unembedded counts the records passing f that could have a vector (not
-// secret) but have none from the home's embedder (every one of them while
-// the home has none).
-func (s *Store) unembedded(ctx context.Context, tx pgx.Tx, f mneme.Filter) (int, error) {
-	sp, err := s.space(ctx, tx)
-	if err != nil {
-		return 0, err
-	}
-	a := args{}
-	cond := where(f, &a) + " AND r.sensitivity != 'secret'"
-	if sp != nil {
-		cond += fmt.Sprintf(" AND NOT EXISTS (SELECT 1 FROM %s v WHERE v.rid = r.rid)", sp.table)
-	}
-	var n int
-	err = tx.QueryRow(ctx, "SELECT count(*) FROM records r WHERE "+cond, a...).Scan(&n)
-	return n, err
+// search is one candidate query in its transaction.
+type search struct {
+	ctx     context.Context
+	tx      pgx.Tx
+	q       mneme.CandidateQuery
+	sp      *vectorSpace // the home's vectors; nil: no vector lane
+	lex     *lexQuery    // nil: no lexical lane
+	narrow  bool         // the filter says more than which records are visible
+	passing int          // records passing a narrow filter, counted up to exactBelow+1
+	pending int64        // records that may have a vector but have none, over all
 }
 
-func (s *Store) candidates(ctx context.Context, tx pgx.Tx, q mneme.CandidateQuery) ([]mneme.Candidate, error) {
-	var sp *vectorSpace
-	if q.Vector != nil {
-		var err error
-		if sp, err = s.space(ctx, tx); err != nil {
-			return nil, err
-		}
-		if sp != nil && len(q.Vector) != sp.info.Dim {
-			return nil, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), sp.info.ID(), sp.info.Dim)
+// vecHit is a record's cosine similarity to the query vector.
+type vecHit struct {
+	rid   int64
+	score float64
+}
+
+func (w *search) run() (mneme.Candidates, error) {
+	var out mneme.Candidates
+	if err := w.plan(); err != nil {
+		return out, err
+	}
+	var lex []lexHit
+	var vec []vecHit
+	var err error
+	if w.lex != nil {
+		if lex, err = w.lex.top(w, w.q.K); err != nil {
+			return out, err
 		}
 	}
+	if w.sp != nil {
+		if vec, err = w.vectorLane(); err != nil {
+			return out, err
+		}
+	}
+	if out.List, err = w.merge(lex, vec); err != nil {
+		return out, err
+	}
+	if w.q.Vector != nil {
+		out.Unembedded, err = w.unembedded()
+	}
+	return out, err
+}
+
+// statsSQL reads N and the mean length for BM25, and how many records lack
+// a vector.
+const statsSQL = `SELECT greatest(sum(n), 1)::float8, greatest(sum(total) / greatest(sum(n), 1), 1e-9)::float8,
+	coalesce(sum(plain - vecs), 0)::bigint FROM lex_stats`
+
+// plan reads, in one round trip, what the lanes need: the home's embedder,
+// the BM25 statistics of the query terms, and whether few enough records
+// pass a narrow filter to score them one by one; and it sets how the
+// transaction's queries run.
+func (w *search) plan() error {
+	b := &pgx.Batch{}
+	b.Queue("SET LOCAL jit = off") // compiling a plan takes longer than running these
+	var info mneme.EmbedderInfo
+	var hasInfo bool
+	if w.q.Vector != nil {
+		// How the HNSW index is walked, if it is (see vectorLane).
+		b.Queue(fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*w.q.K))))
+		b.Queue("SET LOCAL hnsw.iterative_scan = strict_order")
+		b.Queue("SELECT value FROM meta WHERE key = 'embedder'").Query(func(rows pgx.Rows) error {
+			var err error
+			info, hasInfo, err = scanEmbedder(rows)
+			return err
+		})
+	}
+	if w.narrow = narrow(w.q.Filter); w.narrow {
+		a := args{}
+		cond := where(w.q.Filter, &a)
+		b.Queue(fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM records r WHERE %s LIMIT %d) x", cond, exactBelow+1), a...).
+			QueryRow(func(row pgx.Row) error { return row.Scan(&w.passing) })
+	}
+	var n, avgdl float64
+	b.Queue(statsSQL).QueryRow(func(row pgx.Row) error { return row.Scan(&n, &avgdl, &w.pending) })
+	stats := map[string]termStats{}
+	if len(w.q.Terms) > 0 {
+		w.lex = newLexQuery(w.q.Terms)
+		b.Queue(`SELECT term, sum(df)::bigint, max(maxtf)::float8, min(mindl)::float8 FROM lex_df
+			WHERE term = ANY($1) GROUP BY term`, w.lex.stems()).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var t string
+				var st termStats
+				if err := rows.Scan(&t, &st.df, &st.maxtf, &st.mindl); err != nil {
+					return err
+				}
+				stats[t] = st
+			}
+			return rows.Err()
+		})
+	}
+	if err := w.tx.SendBatch(w.ctx, b).Close(); err != nil {
+		return err
+	}
+	if w.lex != nil {
+		w.lex.setStats(n, avgdl, stats)
+	}
+	if hasInfo {
+		w.sp = spaceOf(info)
+		if len(w.q.Vector) != info.Dim {
+			return mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(w.q.Vector), info.ID(), info.Dim)
+		}
+	}
+	return nil
+}
+
+// narrow says whether f selects more than the visible records, so that
+// few records may pass it.
+func narrow(f mneme.Filter) bool {
+	var a, b args
+	visible := mneme.Filter{IncludeSuperseded: f.IncludeSuperseded, IncludeExpired: f.IncludeExpired, Clearance: f.Clearance, Now: f.Now}
+	return where(f, &a) != where(visible, &b)
+}
+
+// vectorLane returns the k nearest vectors among the records passing the
+// filter, nearest first: exact when few records pass a narrow filter, else
+// through the HNSW index, walking on (iteratively) until k records pass
+// the filter; exact again when the walk gives up before.
+func (w *search) vectorLane() ([]vecHit, error) {
+	a := args{pgvector.NewVector(w.q.Vector)}
+	cond := where(w.q.Filter, &a)
+	k := w.q.K
+	if !w.narrow || w.passing > exactBelow {
+		// ORDER BY the distance alone, so that the index can serve it.
+		hits, err := w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
+			w.sp.table, cond, k), a)
+		if err != nil || len(hits) == k {
+			return hits, err
+		}
+	}
+	// An expression the index cannot serve: an exact scan.
+	return w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY (v.vec <=> $1) + 0, v.rid DESC LIMIT %d",
+		w.sp.table, cond, k), a)
+}
+
+// nearest runs a vector query, and orders its hits by similarity (ties:
+// newer rid first).
+func (w *search) nearest(sql string, a args) ([]vecHit, error) {
+	rows, err := w.tx.Query(w.ctx, sql, a...)
+	if err != nil {
+		return nil, err
+	}
+	hits, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (vecHit, error) {
+		var h vecHit
+		err := row.Scan(&h.rid, &h.score)
+		return h, err
+	})
+	slices.SortStableFunc(hits, func(a, b vecHit) int {
+		if c := cmpFloat(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmpInt(b.rid, a.rid)
+	})
+	return hits, err
+}
+
+// merge makes the candidates of both lanes, each scored by both, with
+// their records.
+func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 	var rids []int64
 	at := map[int64]*mneme.Candidate{}
 	get := func(rid int64) *mneme.Candidate {
@@ -74,53 +205,36 @@ func (s *Store) candidates(ctx context.Context, tx pgx.Tx, q mneme.CandidateQuer
 		}
 		return c
 	}
-	stems := stemmed(q.Terms)
-	if len(stems) > 0 {
-		hits, err := lexicalSearch(ctx, tx, stems, q.Terms, q.Filter, q.K, nil)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range hits {
-			c := get(h.rid)
-			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.score, h.matched
-		}
+	for i, h := range lex {
+		c := get(h.rid)
+		c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.score, w.lex.matched(h.has)
 	}
-	if sp != nil {
-		hits, err := vectorSearch(ctx, tx, sp, q.Vector, q.Filter, q.K)
-		if err != nil {
-			return nil, err
-		}
-		for i, h := range hits {
-			c := get(h.rid)
-			c.VectorRank, c.Similarity, c.HasVector = i+1, h.score, true
+	var vecOnly []int64
+	for i, h := range vec {
+		c := get(h.rid)
+		c.VectorRank, c.Similarity, c.HasVector = i+1, h.score, true
+		if c.LexicalRank == 0 {
+			vecOnly = append(vecOnly, h.rid)
 		}
 	}
 	if len(rids) == 0 {
 		return nil, nil
 	}
-	if len(stems) > 0 { // the lexical score of what only the vector lane found
-		var only []int64
-		for _, rid := range rids {
-			if at[rid].LexicalRank == 0 {
-				only = append(only, rid)
-			}
+	if w.lex != nil && len(vecOnly) > 0 { // the lexical score of what only the vector lane found
+		scores, err := w.lex.score(w, vecOnly)
+		if err != nil {
+			return nil, err
 		}
-		if len(only) > 0 {
-			hits, err := lexicalSearch(ctx, tx, stems, q.Terms, mneme.Filter{}, 0, only)
-			if err != nil {
-				return nil, err
-			}
-			for _, h := range hits {
-				at[h.rid].BM25, at[h.rid].MatchedTerms = h.score, h.matched
-			}
+		for rid, h := range scores {
+			at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
 		}
 	}
-	if sp != nil { // and the similarity of what only the lexical lane found
-		if err := scoreVectors(ctx, tx, sp, q.Vector, rids, at); err != nil {
+	if w.sp != nil { // and the similarity of what only the lexical lane found
+		if err := w.scoreVectors(rids, at); err != nil {
 			return nil, err
 		}
 	}
-	recs, err := byRid(ctx, tx, rids)
+	recs, err := byRid(w.ctx, w.tx, rids)
 	if err != nil {
 		return nil, err
 	}
@@ -135,141 +249,9 @@ func (s *Store) candidates(ctx context.Context, tx pgx.Tx, q mneme.CandidateQuer
 	return out, nil
 }
 
-// stemmed returns the index form of each query term (the first 64, as the
-// embedded index reads).
-func stemmed(terms []string) []string {
-	out := make([]string, 0, len(terms))
-	for _, t := range terms[:min(len(terms), 64)] {
-		out = append(out, bm25.Stem(t))
-	}
-	return out
-}
-
-type hit struct {
-	rid     int64
-	score   float64
-	matched []string
-}
-
-// lexicalSQL is BM25 over the postings, with the embedded index's formula:
-// idf = ln(1 + (N - df + 0.5) / (df + 0.5)) over all stored records (N and
-// the mean length from lex_stats, kept by triggers), and
-// tf weighted by field, normalised by the record's weighted length. A query
-// term given twice counts twice, as there.
-const lexicalSQL = `WITH q AS (SELECT t.term, t.qi FROM unnest($1::text[]) WITH ORDINALITY AS t(term, qi)),
-st AS (SELECT greatest(sum(n), 1)::float8 AS n, greatest(sum(total) / greatest(sum(n), 1), 1e-9)::float8 AS avgdl FROM lex_stats),
-idf AS (SELECT d.term, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf FROM st,
-	(SELECT p.term, count(*)::float8 AS df FROM postings p WHERE p.term IN (SELECT term FROM q) GROUP BY p.term) d)
-SELECT p.rid, sum(idf.idf * p.tf * %[1]g / (p.tf + %[2]g * (1 - %[3]g + %[3]g * r.doc_len / st.avgdl))) AS score,
-	array_agg(q.qi) AS qis
-FROM q JOIN idf ON idf.term = q.term JOIN postings p ON p.term = q.term JOIN records r ON r.rid = p.rid CROSS JOIN st
-WHERE %[4]s GROUP BY p.rid ORDER BY score DESC, p.rid DESC %[5]s`
-
-// lexicalSearch returns the BM25 top k among the records passing f, or (with
-// only set) the scores of those records.
-func lexicalSearch(ctx context.Context, tx pgx.Tx, stems, terms []string, f mneme.Filter, k int, only []int64) ([]hit, error) {
-	a := args{stems}
-	cond, limit := "", ""
-	if only != nil {
-		cond = "p.rid = ANY(" + a.add(only) + ")"
-	} else {
-		cond = where(f, &a)
-		limit = "LIMIT " + a.add(k)
-	}
-	k1, b := bm25.Params()
-	rows, err := tx.Query(ctx, fmt.Sprintf(lexicalSQL, k1+1, k1, b, cond, limit), a...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []hit
-	for rows.Next() {
-		var h hit
-		var qis []int64
-		if err := rows.Scan(&h.rid, &h.score, &qis); err != nil {
-			return nil, err
-		}
-		h.matched = matched(terms, qis)
-		out = append(out, h)
-	}
-	return out, rows.Err()
-}
-
-// matched returns the query terms at the 1-based positions qis, once each,
-// in query order.
-func matched(terms []string, qis []int64) []string {
-	seen := map[int64]bool{}
-	for _, i := range qis {
-		seen[i] = true
-	}
-	var out []string
-	for i, t := range terms[:min(len(terms), 64)] {
-		if seen[int64(i+1)] && !contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// vectorSearch returns the k nearest vectors among the records passing f:
-// exact when few records pass the filter, else through the HNSW index,
-// scanning on (iteratively) until k records pass the filter.
-func vectorSearch(ctx context.Context, tx pgx.Tx, sp *vectorSpace, vec []float32, f mneme.Filter, k int) ([]hit, error) {
-	a := args{pgvector.NewVector(vec)}
-	cond := where(f, &a)
-	order := "v.vec <=> $1"
-	n, err := countFiltered(ctx, tx, sp, cond, a)
-	if err != nil {
-		return nil, err
-	}
-	if n <= exactBelow {
-		order = "(v.vec <=> $1) + 0" // an expression the index cannot serve: an exact scan
-	} else {
-		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", max(40, 2*k))); err != nil {
-			return nil, err
-		}
-		if _, err := tx.Exec(ctx, "SET LOCAL hnsw.iterative_scan = strict_order"); err != nil {
-			return nil, err
-		}
-	}
-	rows, err := tx.Query(ctx, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY %s, v.rid DESC LIMIT %d",
-		sp.table, cond, order, k), a...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []hit
-	for rows.Next() {
-		var h hit
-		if err := rows.Scan(&h.rid, &h.score); err != nil {
-			return nil, err
-		}
-		out = append(out, h)
-	}
-	return out, rows.Err()
-}
-
-// countFiltered counts the vectors whose records pass cond, up to
-// exactBelow+1.
-func countFiltered(ctx context.Context, tx pgx.Tx, sp *vectorSpace, cond string, a args) (int, error) {
-	var n int
-	err := tx.QueryRow(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s v JOIN records r ON r.rid = v.rid WHERE %s AND $1::vector IS NOT NULL LIMIT %d) x",
-		sp.table, cond, exactBelow+1), a...).Scan(&n)
-	return n, err
-}
-
 // scoreVectors sets the similarity of the candidates the vector lane did
 // not rank.
-func scoreVectors(ctx context.Context, tx pgx.Tx, sp *vectorSpace, vec []float32, rids []int64, at map[int64]*mneme.Candidate) error {
+func (w *search) scoreVectors(rids []int64, at map[int64]*mneme.Candidate) error {
 	var todo []int64
 	for _, rid := range rids {
 		if at[rid].VectorRank == 0 {
@@ -279,7 +261,7 @@ func scoreVectors(ctx context.Context, tx pgx.Tx, sp *vectorSpace, vec []float32
 	if len(todo) == 0 {
 		return nil
 	}
-	rows, err := tx.Query(ctx, "SELECT rid, 1 - (vec <=> $1) FROM "+sp.table+" WHERE rid = ANY($2)", pgvector.NewVector(vec), todo)
+	rows, err := w.tx.Query(w.ctx, "SELECT rid, 1 - (vec <=> $1) FROM "+w.sp.table+" WHERE rid = ANY($2)", pgvector.NewVector(w.q.Vector), todo)
 	if err != nil {
 		return err
 	}
@@ -293,6 +275,24 @@ func scoreVectors(ctx context.Context, tx pgx.Tx, sp *vectorSpace, vec []float32
 		at[rid].Similarity, at[rid].HasVector = sim, true
 	}
 	return rows.Err()
+}
+
+// unembedded counts the records passing the filter that could have a
+// vector (not secret) but have none from the home's embedder (every one of
+// them while the home has none). The counts triggers keep tell when there
+// is none at all, the usual case, without looking.
+func (w *search) unembedded() (int, error) {
+	if w.sp != nil && w.pending == 0 {
+		return 0, nil
+	}
+	a := args{}
+	cond := where(w.q.Filter, &a) + " AND r.sensitivity != 'secret'"
+	if w.sp != nil {
+		cond += fmt.Sprintf(" AND NOT EXISTS (SELECT 1 FROM %s v WHERE v.rid = r.rid)", w.sp.table)
+	}
+	var n int
+	err := w.tx.QueryRow(w.ctx, "SELECT count(*) FROM records r WHERE "+cond, a...).Scan(&n)
+	return n, err
 }
 
 // byRid fetches the records with the given rids.

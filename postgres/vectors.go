@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -33,16 +32,27 @@ func spaceOf(info mneme.EmbedderInfo) *vectorSpace {
 
 // querier is a pool or a transaction.
 type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
 func homeEmbedder(ctx context.Context, q querier) (mneme.EmbedderInfo, bool, error) {
-	var info mneme.EmbedderInfo
-	var value string
-	err := q.QueryRow(ctx, "SELECT value FROM meta WHERE key = 'embedder'").Scan(&value)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return info, false, nil
+	rows, err := q.Query(ctx, "SELECT value FROM meta WHERE key = 'embedder'")
+	if err != nil {
+		return mneme.EmbedderInfo{}, false, err
 	}
+	return scanEmbedder(rows)
+}
+
+// scanEmbedder reads the home's embedder from the rows of its meta entry
+// (none: no home embedder).
+func scanEmbedder(rows pgx.Rows) (mneme.EmbedderInfo, bool, error) {
+	defer rows.Close()
+	var info mneme.EmbedderInfo
+	if !rows.Next() {
+		return info, false, rows.Err()
+	}
+	var value string
+	err := rows.Scan(&value)
 	if err == nil {
 		err = json.Unmarshal([]byte(value), &info)
 	}
@@ -76,9 +86,7 @@ func (s *Store) SetHomeEmbedder(ctx context.Context, info mneme.EmbedderInfo) er
 				return err
 			}
 		}
-		if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s (
-			rid bigint PRIMARY KEY REFERENCES records (rid) ON DELETE CASCADE,
-			vec vector(%d) NOT NULL)`, sp.table, info.Dim)); err != nil {
+		if err := createSpace(ctx, tx, sp); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw (vec vector_cosine_ops)",
@@ -89,6 +97,24 @@ func (s *Store) SetHomeEmbedder(ctx context.Context, info mneme.EmbedderInfo) er
 		return err
 	})
 	return s.translate(err, "set the home's embedder")
+}
+
+// createSpace creates the vector table of sp in the store's schema, unless
+// it is there, with the triggers that count its rows.
+func createSpace(ctx context.Context, tx pgx.Tx, sp *vectorSpace) error {
+	var exists bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_class WHERE relname = $1
+		AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))`, sp.name).Scan(&exists)
+	if err != nil || exists {
+		return err
+	}
+	if _, err := tx.Exec(ctx, fmt.Sprintf(`CREATE TABLE %s (
+		rid bigint PRIMARY KEY REFERENCES records (rid) ON DELETE CASCADE,
+		vec vector(%d) NOT NULL)`, sp.table, sp.info.Dim)); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, "SELECT count_vectors($1::regclass)", sp.table)
+	return err
 }
 
 // space returns the home's vector table, nil without a home embedder.

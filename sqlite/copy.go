@@ -18,7 +18,9 @@ func (s *Store) Vectors(ctx context.Context, ids []string) (map[string][]float32
 	}
 	for start := 0; start < len(ids); start += 500 {
 		part := ids[start:min(start+500, len(ids))]
-		rows, err := s.db.QueryContext(ctx, `SELECT r.id, v.vec FROM records r JOIN vectors v ON v.seq = r.seq
+		// CROSS JOIN keeps SQLite on the records' ids: joining the other way
+		// round reads every vector of the embedder for each batch.
+		rows, err := s.db.QueryContext(ctx, `SELECT r.id, v.vec FROM records r CROSS JOIN vectors v ON v.seq = r.seq
 			WHERE v.embedder = ? AND v.version = ? AND v.dim = ? AND r.id IN (`+marks(len(part))+")",
 			append([]any{info.ID(), info.Version, info.Dim}, anys(part)...)...)
 		if err != nil {

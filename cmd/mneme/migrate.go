@@ -147,9 +147,9 @@ func copyStore(ctx context.Context, src, dst mneme.Store, batch int, progress fu
 		return copyRecords(ctx, src, srcCopy, dst, batch, hasEmbedder, now, st.Total, progress, &res)
 	}
 	if bulk, ok := dst.(interface {
-		WithoutVectorIndex(context.Context, func() error) error
-	}); ok && hasEmbedder && st.Total >= 10_000 {
-		err = bulk.WithoutVectorIndex(ctx, copyAll)
+		BulkLoad(context.Context, func() error) error
+	}); ok && st.Total >= 10_000 {
+		err = bulk.BulkLoad(ctx, copyAll) // the search indexes are built once, at the end
 	} else {
 		err = copyAll()
 	}

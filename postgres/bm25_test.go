@@ -1,0 +1,101 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/benchdata"
+	"github.com/mneme-ai/mneme/internal/pgtest"
+	"github.com/mneme-ai/mneme/internal/textnorm"
+	"github.com/mneme-ai/mneme/postgres"
+	"github.com/mneme-ai/mneme/sqlite"
+)
+
+// TestLexicalMatchesSQLite: the lexical lane, which reads only the best
+// postings of common terms, ranks and scores as the embedded index does,
+// which reads them all: the same records at the same scores, for many
+// queries, k and filters, on both of its paths (walking the posting lists,
+// and scoring every record that passes a narrow filter).
+func TestLexicalMatchesSQLite(t *testing.T) {
+	ctx := context.Background()
+	pg := pgtest.Open(t)
+	defer pg.Close()
+	lite, err := sqlite.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lite.Close()
+	const n, vocab = 6000, 2000 // small vocabulary: long posting lists
+	for _, s := range []mneme.Store{lite, pg} {
+		c := benchdata.New(1, vocab)
+		var recs []*mneme.Record
+		for i := range n {
+			r := c.Record(i)
+			r.ID = ""
+			recs = append(recs, r)
+		}
+		if _, err := mneme.NewEngine(s).Remember(ctx, recs, mneme.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	filters := map[string]mneme.Filter{"none": {}, "project": {Project: "p0"}, "tags": {Tags: []string{"t3", "t4"}}}
+	for _, exact := range []int{5000, 0} {
+		restore := postgres.SetExactBelow(exact)
+		for name, f := range filters {
+			q := benchdata.New(2, vocab)
+			for i := range 30 {
+				query := q.Query()
+				cq := mneme.CandidateQuery{Terms: textnorm.Terms(query), K: []int{10, 50}[i%2], Filter: f}
+				t.Run(fmt.Sprintf("exactBelow=%d/%s/%d", exact, name, i), func(t *testing.T) {
+					sameRanking(t, lexicalRanking(t, lite, cq), lexicalRanking(t, pg, cq))
+				})
+			}
+		}
+		restore()
+	}
+}
+
+type ranked struct {
+	text  string
+	score float64
+}
+
+func lexicalRanking(t *testing.T, s mneme.Store, q mneme.CandidateQuery) []ranked {
+	t.Helper()
+	q.Filter.Now = time.Now()
+	found, err := s.Candidates(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(found.List, func(i, j int) bool { return found.List[i].LexicalRank < found.List[j].LexicalRank })
+	var out []ranked
+	for _, c := range found.List {
+		out = append(out, ranked{c.Record.Text, c.BM25})
+	}
+	return out
+}
+
+// sameRanking fails unless both rankings have the same scores (the
+// embedded index adds in single precision) and the same records, but for
+// the order of records whose scores tie.
+func sameRanking(t *testing.T, want, got []ranked) {
+	t.Helper()
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-5*math.Max(math.Abs(a), math.Abs(b)) }
+	if len(got) != len(want) {
+		t.Fatalf("%d hits, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !near(got[i].score, want[i].score) {
+			t.Fatalf("hit %d scores %g, want %g", i+1, got[i].score, want[i].score)
+		}
+		tied := (i > 0 && near(want[i].score, want[i-1].score)) || (i+1 < len(want) && near(want[i].score, want[i+1].score))
+		if !tied && got[i].text != want[i].text {
+			t.Fatalf("hit %d is %q, want %q", i+1, got[i].text, want[i].text)
+		}
+	}
+}

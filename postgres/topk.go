@@ -1,0 +1,374 @@
+package postgres
+
+import (
+	"math"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The BM25 top k without reading whole posting lists: the threshold
+// algorithm (Fagin). Each query term's postings are read best first, a few
+// hundred at a time (postings_impact orders them by what they add); the
+// records seen are checked against the filter and completed by looking up
+// their other terms' postings. A record not seen yet adds at most, per
+// term, what the last posting read from that term's list adds; once the
+// k-th best score found beats the sum of these, no unseen record can enter
+// the top k. Scores are exact: a rare term's list is read through at once,
+// a common term's only as deep as its best postings matter.
+
+// postings_impact (migration 0004) orders each term's postings by this
+// key: BM25's saturation tf / (tf + k1·(1 − b) + k1·b·dl/avgdl) with k1 =
+// 1.2, b = 0.75 and a reference mean length of 40.
+const (
+	impactSQL = "tf / (tf + 0.3::real + 0.0225::real * dl)"
+	impactK0  = 0.3
+	impactC   = 0.0225
+)
+
+// factorBound is the most tf / (tf + k0 + kdl·dl) can be for a posting
+// whose impact key is at most x: x itself when the store's mean length is
+// at most the reference one, else a little more.
+func (q *lexQuery) factorBound(x float64) float64 {
+	x *= 1 + 1e-6 // the key is computed in single precision
+	if x >= 1 || math.Abs(q.k0-impactK0) > 1e-9 {
+		return 1
+	}
+	rho := q.kdl / impactC
+	if rho >= 1 {
+		return x
+	}
+	return 1 / ((1 - rho) + rho/x)
+}
+
+// taDoc is what the search knows of a record.
+type taDoc struct {
+	score float64 // what the terms in known add
+	known uint64  // terms whose contribution is known (none, if not held)
+	has   uint64  // terms it holds
+	pass  int8    // 1: passes the filter, -1: does not, 0: not checked yet
+}
+
+// ta is one top-k search.
+type ta struct {
+	q    *lexQuery
+	w    *search
+	k    int
+	docs map[int64]*taDoc
+	read []int     // postings read of each term
+	tau  []float64 // the most an unread posting of each term adds
+	done uint64    // terms whose list is read through
+	all  uint64
+}
+
+// top returns the BM25 top k among the records passing the filter, best
+// first (ties: newer rid first). When few records pass a narrowing filter,
+// it scores them all instead.
+func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
+	if w.narrow && w.passing <= exactBelow {
+		return q.filtered(w, k)
+	}
+	t := &ta{q: q, w: w, k: k, docs: map[int64]*taDoc{}, read: make([]int, len(q.terms)),
+		tau: make([]float64, len(q.terms)), all: 1<<len(q.terms) - 1}
+	depth := make([]int, len(q.terms))
+	for i, term := range q.terms {
+		t.tau[i], depth[i] = term.ub, max(4*k, 256)
+		if term.df <= 2048 { // short lists are read through at once
+			depth[i] = int(term.df) + 1
+		}
+	}
+	for {
+		if err := t.readLists(depth); err != nil {
+			return nil, err
+		}
+		settled, err := t.settleBest()
+		if err != nil {
+			return nil, err
+		}
+		if theta := t.theta(); settled && (t.done == t.all || theta > t.unseen()) {
+			return t.result(), nil
+		}
+		t.deepen(depth)
+	}
+}
+
+// settleBudget is how many records a round settles before reading deeper
+// instead: a posting read costs a small fraction of a record settled, and
+// reading tightens every record's bound at once.
+const settleBudget = 1024
+
+// settleBest settles the contenders, best bound first, in growing batches
+// (θ rises as it goes, and fewer remain): all of them, or, while lists are
+// left to read, about settleBudget. It says whether none is left.
+func (t *ta) settleBest() (bool, error) {
+	n := 0
+	for size := max(4*t.k, 128); ; size *= 4 {
+		batch := t.contenders(size)
+		if len(batch) == 0 {
+			return true, nil
+		}
+		if n > 0 && n+len(batch) > settleBudget && t.done != t.all {
+			return false, nil
+		}
+		if err := t.settle(batch); err != nil {
+			return false, err
+		}
+		n += len(batch)
+	}
+}
+
+// deepen makes the next round read four times deeper into the list whose
+// unread postings could add the most: the others matter less.
+func (t *ta) deepen(depth []int) {
+	best := -1
+	for i := range t.q.terms {
+		if t.done&(1<<i) == 0 && (best < 0 || t.tau[i] > t.tau[best]) {
+			best = i
+		}
+	}
+	depth[best] *= 4
+}
+
+// readListsSQL reads postings $3 + 1 to $3 + $4 of each term $1 (index $2
+// among the query's), best first.
+const readListsSQL = `SELECT t.i, p.rid, p.tf, p.dl, p.key FROM unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS t(term, i, off, lim)
+	CROSS JOIN LATERAL (SELECT rid, tf, dl, ` + impactSQL + ` AS key FROM postings
+	WHERE term = t.term ORDER BY ` + impactSQL + ` DESC OFFSET t.off LIMIT t.lim) p`
+
+// readLists reads each term's list down to its depth.
+func (t *ta) readLists(depth []int) error {
+	var stems []string
+	var idx, off, lim []int32
+	for i, term := range t.q.terms {
+		if t.done&(1<<i) == 0 && depth[i] > t.read[i] {
+			stems, idx = append(stems, term.stem), append(idx, int32(i))
+			off, lim = append(off, int32(t.read[i])), append(lim, int32(depth[i]-t.read[i]))
+		}
+	}
+	rows, err := t.w.tx.Query(t.w.ctx, readListsSQL, stems, idx, off, lim)
+	if err != nil {
+		return err
+	}
+	got := make([]int, len(t.q.terms))
+	err = forRows(rows, func() error {
+		var i int32
+		var rid int64
+		var tf, dl, key float32
+		if err := rows.Scan(&i, &rid, &tf, &dl, &key); err != nil {
+			return err
+		}
+		got[i]++
+		t.tau[i] = min(t.tau[i], t.q.terms[i].w*t.q.factorBound(float64(key)))
+		t.learn(rid, int(i), t.q.add(int(i), tf, dl))
+		return nil
+	})
+	for j, i := range idx {
+		t.read[i] += got[i]
+		if got[i] < int(lim[j]) {
+			t.done |= 1 << i
+			t.tau[i] = 0
+		}
+	}
+	return err
+}
+
+// learn adds what term i adds to the record rid, once.
+func (t *ta) learn(rid int64, i int, add float64) {
+	d := t.docs[rid]
+	if d == nil {
+		d = &taDoc{}
+		t.docs[rid] = d
+	}
+	if d.known&(1<<i) == 0 {
+		d.score += add
+		d.known |= 1 << i
+		d.has |= 1 << i
+	}
+}
+
+// theta is the k-th best score known among the records passing the filter
+// (-Inf while fewer pass): the k-th best full score is no lower.
+func (t *ta) theta() float64 {
+	var scores []float64
+	for _, d := range t.docs {
+		if d.pass == 1 {
+			scores = append(scores, d.score)
+		}
+	}
+	if len(scores) < t.k {
+		return math.Inf(-1)
+	}
+	return kthLargest(scores, t.k)
+}
+
+// bound is the most d's full score can be.
+func (t *ta) bound(d *taDoc) float64 {
+	b := d.score
+	for i := range t.q.terms {
+		if (d.known|t.done)&(1<<i) == 0 {
+			b += t.tau[i]
+		}
+	}
+	return b
+}
+
+// unseen is the most a record not seen yet can score.
+func (t *ta) unseen() float64 {
+	var b float64
+	for i := range t.q.terms {
+		if t.done&(1<<i) == 0 {
+			b += t.tau[i]
+		}
+	}
+	return b
+}
+
+// contenders returns up to size records, best bound first, that may
+// still reach the top k (their bound reaches θ) but are not settled: not
+// known to pass the filter, or not known in full.
+func (t *ta) contenders(size int) []int64 {
+	theta := t.theta()
+	type contender struct {
+		rid   int64
+		bound float64
+	}
+	var cs []contender
+	for rid, d := range t.docs {
+		if d.pass == -1 || (d.pass == 1 && (d.known|t.done) == t.all) {
+			continue
+		}
+		if b := t.bound(d); b >= theta {
+			cs = append(cs, contender{rid, b})
+		}
+	}
+	slices.SortFunc(cs, func(a, b contender) int { return cmpFloat(b.bound, a.bound) })
+	out := make([]int64, min(size, len(cs)))
+	for i := range out {
+		out[i] = cs[i].rid
+	}
+	return out
+}
+
+// settleSQL checks the records $2 against the filter and reads the
+// postings of the terms $1 in those that pass (a row with no term for one
+// holding none of them).
+const settleSQL = `SELECT r.rid, p.term, p.tf, p.dl FROM records r LEFT JOIN LATERAL
+	(SELECT p.term, p.tf, p.dl FROM postings p WHERE p.term = ANY($1) AND p.rid = r.rid OFFSET 0) p ON true
+	WHERE r.rid = ANY($2) AND %s`
+
+// settle checks the records rids against the filter and completes the
+// scores of those that pass.
+func (t *ta) settle(rids []int64) error {
+	var missing uint64
+	for _, rid := range rids {
+		d := t.docs[rid]
+		d.pass = -1
+		missing |= t.all &^ (d.known | t.done)
+	}
+	var stems []string
+	index := map[string]int{}
+	for i, term := range t.q.terms {
+		if missing&(1<<i) != 0 {
+			stems, index[term.stem] = append(stems, term.stem), i
+		}
+	}
+	a := args{stems, rids}
+	rows, err := t.w.tx.Query(t.w.ctx, sqlf(settleSQL, where(t.w.q.Filter, &a)), a...)
+	if err != nil {
+		return err
+	}
+	err = forRows(rows, func() error {
+		var rid int64
+		var term *string
+		var tf, dl *float32
+		if err := rows.Scan(&rid, &term, &tf, &dl); err != nil {
+			return err
+		}
+		d := t.docs[rid]
+		d.pass = 1
+		if i, ok := index[deref(term)]; ok && d.known&(1<<i) == 0 { // (term, rid) is unique: once each
+			d.score += t.q.add(i, *tf, *dl)
+			d.has |= 1 << i
+		}
+		return nil
+	})
+	for _, rid := range rids {
+		if d := t.docs[rid]; d.pass == 1 {
+			d.known |= missing
+		}
+	}
+	return err
+}
+
+// result is the top k of the records known in full.
+func (t *ta) result() []lexHit {
+	var hits []lexHit
+	for rid, d := range t.docs {
+		if d.pass == 1 && (d.known|t.done) == t.all {
+			hits = append(hits, lexHit{rid: rid, score: d.score, has: d.has})
+		}
+	}
+	sortHits(hits)
+	return hits[:min(t.k, len(hits))]
+}
+
+// filteredSQL reads the query terms' postings ($1) in the records passing
+// the filter, record by record.
+const filteredSQL = `SELECT p.rid, p.term, p.tf, p.dl FROM records r CROSS JOIN LATERAL
+	(SELECT p.rid, p.term, p.tf, p.dl FROM postings p WHERE p.term = ANY($1) AND p.rid = r.rid OFFSET 0) p WHERE %s`
+
+// filtered scores every record passing the filter: few do.
+func (q *lexQuery) filtered(w *search, k int) ([]lexHit, error) {
+	a := args{q.stems()}
+	cond := where(w.q.Filter, &a)
+	rows, err := w.tx.Query(w.ctx, sqlf(filteredSQL, cond), a...)
+	if err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	for i, t := range q.terms {
+		index[t.stem] = i
+	}
+	at := map[int64]*lexHit{}
+	err = forRows(rows, func() error {
+		var rid int64
+		var term string
+		var tf, dl float32
+		if err := rows.Scan(&rid, &term, &tf, &dl); err != nil {
+			return err
+		}
+		h := at[rid]
+		if h == nil {
+			h = &lexHit{rid: rid}
+			at[rid] = h
+		}
+		i := index[term]
+		h.score += q.add(i, tf, dl)
+		h.has |= 1 << i
+		return nil
+	})
+	hits := make([]lexHit, 0, len(at))
+	for _, h := range at {
+		hits = append(hits, *h)
+	}
+	sortHits(hits)
+	return hits[:min(k, len(hits))], err
+}
+
+// forRows calls fn for each row and closes rows.
+func forRows(rows pgx.Rows, fn func() error) error {
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// kthLargest returns the k-th largest of xs (1 <= k <= len(xs)); xs is
+// reordered.
+func kthLargest(xs []float64, k int) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)-k]
+}
