@@ -258,6 +258,13 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 	return sc.Stats(st), nil
 }
 
+// Ping checks that the store answers, with its cheapest read (the home's
+// embedder, one row): what a liveness probe needs, without Stats' counts.
+func (e *Engine) Ping(ctx context.Context) error {
+	_, _, err := e.store.HomeEmbedder(ctx)
+	return err
+}
+
 // addPending adds to st the records waiting for a vector, by project, and
 // the embedder's last failure.
 func (e *Engine) addPending(ctx context.Context, st *Stats) error {
