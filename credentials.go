@@ -130,10 +130,8 @@ func (c *CredentialFound) Error() string { return c.Field + " contains a credent
 // is reported once, by the first field that holds one.
 func (e *Engine) AuditCredentials(ctx context.Context) ([]CredentialFound, error) {
 	out := []CredentialFound{}
-	err := e.Each(ctx, Filter{IncludeSuperseded: true, IncludeExpired: true}, func(r *Record) error {
-		if r.Sensitivity == Secret {
-			return nil
-		}
+	all := Filter{IncludeSuperseded: true, IncludeExpired: true, Clearance: Internal} // secret records may hold credentials
+	err := e.Each(ctx, all, func(r *Record) error {
 		c := *r
 		var found *CredentialFound
 		if errors.As(checkCredentials(&c, false), &found) {
