@@ -262,10 +262,11 @@ func leftovers(home string) []string {
 // afterCrash checks home after a kill: integrity, recall, then doctor. It
 // returns the doctor's failed checks as "name: fix", for the caller to
 // judge (a killed reindex leaves memories to embed); recall must work and
-// find something when total > 0.
+// find something when total > 0 (--include-unmatched: a trial's texts need
+// not share a word with the query).
 func afterCrash(t *testing.T, home string, total int) []string {
 	t.Helper()
-	r := mneme(t, home, "", "recall", "release deploy postgres", "--json", "--embedder", "hash")
+	r := mneme(t, home, "", "recall", "release deploy postgres", "--json", "--embedder", "hash", "--include-unmatched")
 	if r.code != 0 {
 		t.Fatalf("recall after the crash: exit %d: %s", r.code, r.stderr)
 	}
