@@ -20,7 +20,8 @@ import (
 // postings of common terms, ranks and scores as the embedded index does,
 // which reads them all: the same records at the same scores, for many
 // queries, k and filters, on both of its paths (walking the posting lists,
-// and scoring every record that passes a narrow filter).
+// here also with limits small enough to take many rounds, and scoring
+// every record that passes a narrow filter).
 func TestLexicalMatchesSQLite(t *testing.T) {
 	ctx := context.Background()
 	pg := pgtest.Open(t)
@@ -44,14 +45,18 @@ func TestLexicalMatchesSQLite(t *testing.T) {
 		}
 	}
 	filters := map[string]mneme.Filter{"none": {}, "project": {Project: "p0"}, "tags": {Tags: []string{"t3", "t4"}}}
-	for _, exact := range []int{5000, 0} {
-		restore := postgres.SetExactBelow(exact)
+	for _, limits := range []struct {
+		exact  int
+		short  int64
+		settle int
+	}{{5000, 8192, 512}, {0, 64, 16}} {
+		restore := postgres.SetSearchLimits(limits.exact, limits.short, limits.settle)
 		for name, f := range filters {
 			q := benchdata.New(2, vocab)
 			for i := range 30 {
 				query := q.Query()
 				cq := mneme.CandidateQuery{Terms: textnorm.Terms(query), K: []int{10, 50}[i%2], Filter: f}
-				t.Run(fmt.Sprintf("exactBelow=%d/%s/%d", exact, name, i), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%v/%s/%d", limits, name, i), func(t *testing.T) {
 					sameRanking(t, lexicalRanking(t, lite, cq), lexicalRanking(t, pg, cq))
 				})
 			}

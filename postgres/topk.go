@@ -96,10 +96,11 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 // settling a record, and reading tightens every record's bound at once:
 // lists of up to shortList postings are read through in the first round,
 // and a round settles about settleBudget records before reading deeper
-// instead (tuned on the recall benchmark's queries, k 10 and 50).
-const (
-	shortList    = 8192
-	settleBudget = 512
+// instead (tuned on the recall benchmark's queries, k 10 and 50; variables
+// for tests).
+var (
+	shortList    int64 = 8192
+	settleBudget       = 512
 )
 
 // settleBest settles the contenders, best bound first, in growing batches
