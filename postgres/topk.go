@@ -8,14 +8,15 @@ import (
 )
 
 // The BM25 top k without reading whole posting lists: the threshold
-// algorithm (Fagin). Each query term's postings are read best first, a few
-// hundred at a time (postings_impact orders them by what they add); the
-// records seen are checked against the filter and completed by looking up
-// their other terms' postings. A record not seen yet adds at most, per
-// term, what the last posting read from that term's list adds; once the
-// k-th best score found beats the sum of these, no unseen record can enter
-// the top k. Scores are exact: a rare term's list is read through at once,
-// a common term's only as deep as its best postings matter.
+// algorithm (Fagin). Each query term's postings are read best first
+// (postings_impact orders them by what they add): a short list at once, a
+// long one a few hundred at a time, then deeper. The records met are
+// checked against the filter and completed by looking up their other
+// terms' postings. A record not met yet adds at most, per term, what the
+// last posting read from that term's list adds; once the k-th best score
+// found beats the sum of these, no record not met can enter the top k.
+// Scores are exact; a common term's list is read only as deep as its best
+// postings matter.
 
 // postings_impact (migration 0003) orders each term's postings by this
 // key: BM25's saturation tf / (tf + k1·(1 − b) + k1·b·dl/avgdl) with k1 =
