@@ -76,7 +76,10 @@ func (s *Store) rebuildPostings(ctx context.Context) error {
 				return err
 			}
 		}
-		for _, q := range []string{recountSQL, "ALTER TABLE postings ADD PRIMARY KEY (term, rid) INCLUDE (tf, dl)", impactIndexSQL} {
+		// Built beside readers (an index build blocks writers only), then
+		// made the primary key in a moment.
+		for _, q := range []string{recountSQL, "CREATE UNIQUE INDEX postings_pkey ON postings (term, rid) INCLUDE (tf, dl)",
+			impactIndexSQL, "ALTER TABLE postings ADD CONSTRAINT postings_pkey PRIMARY KEY USING INDEX postings_pkey"} {
 			if _, err := tx.Exec(ctx, q); err != nil {
 				return err
 			}

@@ -47,7 +47,7 @@ func TestBulkLoad(t *testing.T) {
 	q := benchdata.New(2, 200)
 	for range 20 {
 		cq := mneme.CandidateQuery{Terms: textnorm.Terms(q.Query()), K: 10}
-		sameRanking(t, lexicalRanking(t, plain, cq), lexicalRanking(t, bulk, cq))
+		sameRanking(t, beyondCut(t, plain, cq), lexicalRanking(t, bulk, cq), cq.K)
 	}
 
 	cancelled, cancel := context.WithCancel(ctx)

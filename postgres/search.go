@@ -51,6 +51,8 @@ type vecHit struct {
 	score float64
 }
 
+// run finds the candidates: each lane's top k, every one scored by both
+// lanes, and the records the vector lane cannot see.
 func (w *search) run() (mneme.Candidates, error) {
 	var out mneme.Candidates
 	if err := w.plan(); err != nil {

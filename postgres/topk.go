@@ -8,14 +8,15 @@ import (
 )
 
 // The BM25 top k without reading whole posting lists: the threshold
-// algorithm (Fagin). Each query term's postings are read best first, a few
-// hundred at a time (postings_impact orders them by what they add); the
-// records seen are checked against the filter and completed by looking up
-// their other terms' postings. A record not seen yet adds at most, per
-// term, what the last posting read from that term's list adds; once the
-// k-th best score found beats the sum of these, no unseen record can enter
-// the top k. Scores are exact: a rare term's list is read through at once,
-// a common term's only as deep as its best postings matter.
+// algorithm (Fagin). Each query term's postings are read best first
+// (postings_impact orders them by what they add): a short list at once, a
+// long one a few hundred at a time, then deeper. The records met are
+// checked against the filter and completed by looking up their other
+// terms' postings. A record not met yet adds at most, per term, what the
+// last posting read from that term's list adds; once the k-th best score
+// found beats the sum of these, no record not met can enter the top k.
+// Scores are exact; a common term's list is read only as deep as its best
+// postings matter.
 
 // postings_impact (migration 0004) orders each term's postings by this
 // key: BM25's saturation tf / (tf + k1·(1 − b) + k1·b·dl/avgdl) with k1 =
@@ -73,7 +74,7 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	depth := make([]int, len(q.terms))
 	for i, term := range q.terms {
 		t.tau[i], depth[i] = term.ub, max(4*k, 256)
-		if term.df <= 2048 { // short lists are read through at once
+		if term.df <= shortList {
 			depth[i] = int(term.df) + 1
 		}
 	}
@@ -92,10 +93,16 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	}
 }
 
-// settleBudget is how many records a round settles before reading deeper
-// instead: a posting read costs a small fraction of a record settled, and
-// reading tightens every record's bound at once.
-const settleBudget = 1024
+// How much each round does. Reading a posting costs about a twentieth of
+// settling a record, and reading tightens every record's bound at once:
+// lists of up to shortList postings are read through in the first round,
+// and a round settles about settleBudget records before reading deeper
+// instead (tuned on the recall benchmark's queries, k 10 and 50; variables
+// for tests).
+var (
+	shortList    int64 = 8192
+	settleBudget       = 512
+)
 
 // settleBest settles the contenders, best bound first, in growing batches
 // (θ rises as it goes, and fewer remain): all of them, or, while lists are
@@ -117,16 +124,21 @@ func (t *ta) settleBest() (bool, error) {
 	}
 }
 
-// deepen makes the next round read four times deeper into the list whose
-// unread postings could add the most: the others matter less.
+// deepen makes the next round read four times deeper into the lists whose
+// unread postings could add the most (at least half as much as the
+// list's that could add most): the others matter less.
 func (t *ta) deepen(depth []int) {
-	best := -1
+	most := 0.0
 	for i := range t.q.terms {
-		if t.done&(1<<i) == 0 && (best < 0 || t.tau[i] > t.tau[best]) {
-			best = i
+		if t.done&(1<<i) == 0 {
+			most = max(most, t.tau[i])
 		}
 	}
-	depth[best] *= 4
+	for i := range t.q.terms {
+		if t.done&(1<<i) == 0 && t.tau[i] >= most/2 {
+			depth[i] *= 4
+		}
+	}
 }
 
 // readListsSQL reads postings $3 + 1 to $3 + $4 of each term $1 (index $2

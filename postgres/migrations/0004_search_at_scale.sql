@@ -1,5 +1,5 @@
--- Search and bulk loads at 100,000 records and more (see search.go and
--- bm25.go for how queries use this).
+-- Search and bulk loads at 100,000 records and more (search.go, bm25.go
+-- and topk.go use this; bulkload.go rebuilds it).
 --
 -- Each posting carries its record's weighted length (dl), and the indexes
 -- cover (tf, dl): BM25 scores postings from the indexes alone, without
