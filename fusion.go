@@ -10,14 +10,15 @@ import (
 // each later stage said about it.
 type candidate struct {
 	rec              *Record
-	lexRank, vecRank int     // 1-based; 0: the lane did not find it
-	bm25             float64 // raw
-	lexScore         float64 // 0..1
-	vecScore         float64 // cosine similarity (under weighted fusion, estimated when noVector)
-	noVector         bool    // the vector lane ran but cannot see the record
-	matched          []string
-	fused            float64 // after fusion
-	score            float64 // after every stage: what ranks the hits
+	lexRank, vecRank int      // 1-based; 0: the lane did not find it
+	bm25             float64  // raw
+	lexScore         float64  // 0..1
+	vecScore         float64  // cosine similarity (under weighted fusion, estimated when noVector)
+	noVector         bool     // the vector lane ran but cannot see the record
+	matched          []string // query terms
+	feedback         []string // words added by feedback
+	fused            float64  // after fusion
+	score            float64  // after every stage: what ranks the hits
 
 	speaker float64 // SpeakerBoost, when the query names the speaker
 	session float64 // SessionBoost times the best fused score of another turn of its session

@@ -56,6 +56,9 @@ type Query struct {
 	// IncludeUnmatched also returns hits without evidence (see
 	// candidate.evidence), as recall did before they were held back.
 	IncludeUnmatched bool
+	// NoFeedback turns off the second search with the words of the best
+	// hits (see feedback.go).
+	NoFeedback bool
 
 	Rerank   bool          // rerank the candidates (see rerank.go)
 	MMR      float64       // λ of maximal marginal relevance, in (0, 1]; 0: off
@@ -91,6 +94,9 @@ type Explain struct {
 	VectorRank   int      `json:"vector_rank"`
 	MatchedTerms []string `json:"matched_terms"`
 	QueryTerms   []string `json:"query_terms"`
+	// FeedbackTerms are the words it matched of those feedback added to
+	// the query (Result.Feedback); its BM25 counts them.
+	FeedbackTerms []string `json:"feedback_terms,omitempty"`
 	// NoVector: the vector lane ran but the record has no vector from the
 	// home's embedder (not embedded yet, or secret). Its vector_score is
 	// then no measurement: under weighted fusion, the cosine estimated
@@ -128,7 +134,10 @@ type Result struct {
 	// Query.IncludeUnmatched returns them.
 	HeldBack int         `json:"held_back,omitempty"`
 	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
-	TookMS   float64     `json:"took_ms"`
+	// Feedback lists the words of the best hits added to the query for a
+	// second search (see Query.NoFeedback).
+	Feedback []string `json:"feedback,omitempty"`
+	TookMS   float64  `json:"took_ms"`
 	// Report is the quality report, when the query asked for one.
 	Report *quality.Report `json:"report,omitempty"`
 }
@@ -236,10 +245,10 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		res.Unembedded = found.Unembedded
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
 	}
-	cands := fuse(found.List, q.Fusion, q.Alpha, cq.Terms != nil, cq.Vector != nil)
-	sessionMatch(cands)
-	speakerMatch(terms, cands)
-	dateMatch(q.Text, cands)
+	cands := firstScores(found.List, &q, cq.Vector != nil, terms)
+	if cands, res.Feedback, err = e.feedback(ctx, &q, cq, cands, terms); err != nil {
+		return nil, err
+	}
 	e.shape(&q, cands)
 	hits, chosen, held := finalHits(&q, cands, terms)
 	res.HeldBack = held
@@ -256,6 +265,16 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		recallReport(ctx, rep, &q, res, found, chosen, cq.Terms != nil, cq.Vector != nil)
 	}
 	return res, nil
+}
+
+// firstScores fuses the lanes' scores of found, and adds the boosts from
+// the query's speaker, dates and the candidates' sessions.
+func firstScores(found []Candidate, q *Query, vector bool, terms []string) []*candidate {
+	cands := fuse(found, q.Fusion, q.Alpha, q.Mode != Vector, vector)
+	sessionMatch(cands)
+	speakerMatch(terms, cands)
+	dateMatch(q.Text, cands)
+	return cands
 }
 
 // recallReport fills in rep, the quality report of the recall q that
@@ -444,7 +463,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 func (c *candidate) explain(q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
 		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+		MatchedTerms: c.matched, QueryTerms: terms, FeedbackTerms: c.feedback, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion
 	}

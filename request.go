@@ -35,6 +35,7 @@ type RecallRequest struct {
 	MinScore float64 `json:"min_score,omitempty"`
 	// IncludeUnmatched also returns hits without evidence (Query).
 	IncludeUnmatched bool         `json:"include_unmatched,omitempty"`
+	NoFeedback       bool         `json:"no_feedback,omitempty"` // Query.NoFeedback
 	Rerank           bool         `json:"rerank,omitempty"`
 	MMR              float64      `json:"mmr,omitempty"`
 	Expand           int          `json:"expand,omitempty"`
@@ -115,7 +116,7 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Statuses: r.Statuses,
 		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
-		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
+		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, NoFeedback: r.NoFeedback, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {
 		q.K = DefaultK
 	}

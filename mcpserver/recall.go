@@ -37,6 +37,7 @@ type recallInput struct {
 	MinScore          float64            `json:"min_score,omitempty" jsonschema:"drop hits scoring below this, 0 to 1 (alias score_threshold)"`
 	ScoreThreshold    float64            `json:"score_threshold,omitempty" jsonschema:"alias of min_score"`
 	IncludeUnmatched  bool               `json:"include_unmatched,omitempty" jsonschema:"also return hits without evidence (no query word, meaning below the match floor), held back by default"`
+	NoFeedback        bool               `json:"no_feedback,omitempty" jsonschema:"no second search with the words of the best hits (a short query over long texts adds them by default)"`
 	Rerank            bool               `json:"rerank,omitempty" jsonschema:"rerank by phrase match, term coverage, recency and the type the query asks for"`
 	MMR               float64            `json:"mmr,omitempty" jsonschema:"diversify: λ from 0 (most diverse) to 1 (most relevant)"`
 	Expand            int                `json:"expand,omitempty" jsonschema:"add up to this many neighbours per hit (session turns, document chunks, replaced versions), 0 to 20"`
@@ -56,7 +57,7 @@ type timeRange struct {
 func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
-		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
+		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, NoFeedback: in.NoFeedback, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
 	var tr timeRange
 	if in.TimeRange != nil {
 		tr = *in.TimeRange
@@ -90,6 +91,7 @@ type recallOutput struct {
 	Unembedded     int               `json:"unembedded,omitempty" jsonschema:"records passing the filters that have no vector yet, so only their words find them (the fix: mneme reindex)"`
 	HeldBack       int               `json:"held_back,omitempty" jsonschema:"hits held back for want of evidence (no query word, meaning below the match floor) that would have ranked among the k; include_unmatched returns them"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
+	Feedback       []string          `json:"feedback,omitempty" jsonschema:"words of the best hits added to the query for a second search (no_feedback turns it off)"`
 	TookMS         float64           `json:"took_ms"`
 	Report         *quality.Report   `json:"report,omitempty"`
 }
@@ -135,7 +137,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, TookMS: res.TookMS, Report: res.Report,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, Statuses: fl.Statuses, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {

@@ -12,6 +12,7 @@ type recallOptions struct {
 	mode, fusion, halfLife  string
 	alpha, minScore, mmr    float64
 	rerank, hyde, unmatched bool
+	noFeedback              bool
 	expand                  int
 }
 
@@ -21,6 +22,7 @@ func (o *recallOptions) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.alpha, "alpha", 0, "weight of words against meaning in weighted fusion, 0 to 1 (default 0.35)")
 	fs.Float64Var(&o.minScore, "min-score", 0, "drop hits whose score is below this (0 to 1)")
 	fs.BoolVar(&o.unmatched, "include-unmatched", false, "also return hits without evidence: no query word, and a meaning below the match floor (held back by default)")
+	fs.BoolVar(&o.noFeedback, "no-feedback", false, "no second search with the words of the best hits (a short query over long texts adds them by default)")
 	fs.BoolVar(&o.rerank, "rerank", false, "rerank by phrase match, term coverage, recency and the type the query asks for")
 	fs.Float64Var(&o.mmr, "mmr", 0, "diversify: λ from 0 (most diverse) to 1 (most relevant)")
 	fs.IntVar(&o.expand, "expand", 0, "add up to N neighbours per hit: turns of its session, chunks of its document, versions it replaced")
@@ -32,6 +34,7 @@ func (o *recallOptions) register(fs *flag.FlagSet) {
 func (o *recallOptions) request(r mneme.RecallRequest) mneme.RecallRequest {
 	r.Mode, r.Fusion, r.Alpha, r.MinScore = mneme.Mode(o.mode), mneme.Fusion(o.fusion), o.alpha, o.minScore
 	r.Rerank, r.MMR, r.Expand, r.HalfLife, r.IncludeUnmatched = o.rerank, o.mmr, o.expand, o.halfLife, o.unmatched
+	r.NoFeedback = o.noFeedback
 	if o.hyde {
 		r.HyDE = &mneme.HyDERequest{Generate: true}
 	}

@@ -14,10 +14,13 @@ import (
 )
 
 // BM25 parameters and field weights: a word in a title or a tag says more
-// about a record than one in its body.
+// about a record than one in its body. b is lower than the usual 0.75: a
+// long record is penalised less for its length (chat turns run from 1 to
+// 80 words, notes and documents further). Measured with `mneme bench`
+// (README, "Lexical scoring").
 const (
 	k1          = 1.2
-	b           = 0.75
+	b           = 0.5
 	titleWeight = 2.0
 	tagWeight   = 1.5
 )
