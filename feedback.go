@@ -20,6 +20,7 @@ const (
 	feedbackWords    = 10 // words added at most
 	feedbackWeight   = 4  // each query term counts this many times against one added word
 	feedbackMinWords = 80 // a hit's text shorter than this tells its topic too poorly to lend words
+	feedbackPool     = 50 // the best candidates a word's rarity is counted among
 	maxLexicalTerms  = 64 // the lexical lane reads the first 64 terms (both stores)
 )
 
@@ -50,34 +51,55 @@ func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, cand
 }
 
 // feedbackTerms returns up to feedbackWords words of the best
-// feedbackHits candidates with evidence and long enough texts, each word
-// weighted by its share of each hit's text times the hit's score, and by
-// its rarity among all the candidates (the words every candidate has say
-// nothing about the best). Words of the query (by stem) are left out.
+// feedbackHits candidates with evidence and a text of feedbackMinWords,
+// each word weighted by its share of each such hit's text times the hit's
+// score, and by its rarity among the best feedbackPool candidates (the
+// words they all have say nothing about the best). Words of the query (by
+// stem) are left out.
 func feedbackTerms(cands []*candidate, terms []string) []string {
+	best := slices.Clone(cands)
+	slices.SortStableFunc(best, func(a, b *candidate) int { return cmp.Compare(b.score, a.score) })
+	best = best[:min(feedbackPool, len(best))]
 	have := map[string]bool{}
 	for _, t := range terms {
 		have[bm25.Stem(t)] = true
 	}
-	df := map[string]int{}
-	share := make([]map[string]float64, len(cands))
-	for i, c := range cands {
+	var lending []map[string]float64 // per lending hit, its words' shares of its text
+	var scores []float64
+	for _, c := range best[:min(feedbackHits, len(best))] {
 		words := textnorm.Words(c.rec.Title + " " + c.rec.Text)
-		share[i] = map[string]float64{}
+		if c.score <= 0 || !c.evidence() || len(textnorm.Words(c.rec.Text)) < feedbackMinWords {
+			continue
+		}
+		share := map[string]float64{}
 		for _, w := range words {
-			if len(w) < 3 || textnorm.IsStopword(w) || have[bm25.Stem(w)] {
-				continue
+			if len(w) >= 3 && !textnorm.IsStopword(w) && !have[bm25.Stem(w)] {
+				share[w] += 1 / float64(len(words))
 			}
-			if share[i][w] == 0 {
-				df[w]++
+		}
+		lending, scores = append(lending, share), append(scores, c.score)
+	}
+	if len(lending) == 0 {
+		return nil
+	}
+	type count struct{ df, last int }
+	df := map[string]*count{} // of the lending words only
+	for _, share := range lending {
+		for w := range share {
+			df[w] = &count{last: -1}
+		}
+	}
+	for i, c := range best {
+		for _, w := range textnorm.Words(c.rec.Title + " " + c.rec.Text) {
+			if n := df[w]; n != nil && n.last != i {
+				n.df, n.last = n.df+1, i
 			}
-			share[i][w] += 1 / float64(len(words))
 		}
 	}
 	weight := map[string]float64{}
-	for _, i := range bestLending(cands) {
-		for w, p := range share[i] {
-			weight[w] += cands[i].score * p * math.Log(float64(len(cands)+1)/float64(df[w]))
+	for i, share := range lending {
+		for w, p := range share {
+			weight[w] += scores[i] * p * math.Log(float64(len(best)+1)/float64(df[w].df))
 		}
 	}
 	out := make([]string, 0, len(weight))
@@ -86,25 +108,6 @@ func feedbackTerms(cands []*candidate, terms []string) []string {
 	}
 	slices.SortFunc(out, func(a, b string) int { return cmp.Or(cmp.Compare(weight[b], weight[a]), cmp.Compare(a, b)) })
 	return out[:min(feedbackWords, len(out))]
-}
-
-// bestLending returns the indexes of the best feedbackHits candidates by
-// score, of those that lend words: evidence, and a text of
-// feedbackMinWords.
-func bestLending(cands []*candidate) []int {
-	idx := make([]int, len(cands))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cands[b].score, cands[a].score) })
-	out := make([]int, 0, feedbackHits)
-	for _, i := range idx[:min(feedbackHits, len(idx))] {
-		c := cands[i]
-		if c.score > 0 && c.evidence() && len(textnorm.Words(c.rec.Text)) >= feedbackMinWords {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // splitMatched splits matched terms into the query's and the added words.
