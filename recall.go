@@ -436,7 +436,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 	kept, held := cands[:0], 0
 	for _, c := range cands {
 		switch {
-		case c.score < q.MinScore:
+		case round(c.score) < q.MinScore: // as shown: a threshold at a hit's score keeps it
 		case !q.IncludeUnmatched && !c.evidence():
 			if len(kept)+held < q.K {
 				held++
