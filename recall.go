@@ -32,9 +32,9 @@ const (
 
 // Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
 // both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
-// nDCG@10; alpha 0.35 is LoCoMo's best and keeps NFCorpus train and dev
-// within 0.002 of theirs (0.25), where 0.5 left NFCorpus train 0.007
-// short; adapting alpha per query did no better (README).
+// nDCG@10; alpha 0.35 keeps LoCoMo and NFCorpus train and dev within 0.002
+// of each one's best (0.3, 0.4 and 0.35 with BM25 b 0.5 and feedback);
+// adapting alpha per query did no better (README).
 const (
 	DefaultFusion = Weighted
 	DefaultAlpha  = 0.35
