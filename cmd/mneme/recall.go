@@ -114,6 +114,9 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	if len(res.Hits) > 0 && held != "" {
 		fmt.Fprintln(a.stdout, held)
 	}
+	if len(res.Feedback) > 0 && len(res.Hits) > 0 && res.Hits[0].Explain != nil {
+		fmt.Fprintf(a.stdout, "(searched again with the best hits' words %s: --no-feedback searches once)\n", oneLine(strings.Join(res.Feedback, ", ")))
+	}
 	if res.Report != nil {
 		fmt.Fprintln(a.stdout, res.Report.Line())
 	}
@@ -141,6 +144,9 @@ func explainLine(e *mneme.Explain) string {
 	parts := []string{fmt.Sprintf("%s: fused %.3f", e.Retrieval, e.FusedScore)}
 	if e.LexicalRank > 0 {
 		parts = append(parts, fmt.Sprintf("words #%d (bm25 %.3f, matched %s)", e.LexicalRank, e.BM25, oneLine(strings.Join(e.MatchedTerms, ", "))))
+	}
+	if len(e.FeedbackTerms) > 0 {
+		parts = append(parts, "feedback words "+oneLine(strings.Join(e.FeedbackTerms, ", ")))
 	}
 	if e.VectorRank > 0 {
 		parts = append(parts, fmt.Sprintf("meaning #%d (cosine %.3f)", e.VectorRank, e.VectorScore))
