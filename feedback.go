@@ -24,9 +24,10 @@ const (
 	maxLexicalTerms  = 64 // the lexical lane reads the first 64 terms (both stores)
 )
 
-// feedback searches again with the words feedbackWords returns, if any,
-// and returns the new candidates with their boosts, and the added words.
-func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, cands []*candidate, terms []string) ([]*candidate, []string, error) {
+// feedback searches again with the words feedbackTerms returns, if any:
+// found becomes what the second search found, and it returns the new
+// candidates with their boosts, and the added words.
+func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, found *Candidates, cands []*candidate, terms []string) ([]*candidate, []string, error) {
 	if q.NoFeedback || q.Mode != Hybrid || len(terms)*feedbackWeight+feedbackWords > maxLexicalTerms {
 		return cands, nil, nil // a long query says enough; its terms would crowd out the added words
 	}
@@ -39,10 +40,11 @@ func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, cand
 		cq.Terms = append(cq.Terms, terms...)
 	}
 	cq.Terms = append(cq.Terms, extra...)
-	found, err := e.store.Candidates(ctx, cq)
+	again, err := e.store.Candidates(ctx, cq)
 	if err != nil {
 		return nil, nil, err
 	}
+	*found = again
 	cands = firstScores(found.List, q, cq.Vector != nil, terms)
 	for _, c := range cands {
 		c.matched, c.feedback = splitMatched(c.matched, extra)

@@ -246,8 +246,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
 	}
 	cands := firstScores(found.List, &q, cq.Vector != nil, terms)
-	if cands, res.Feedback, err = e.feedback(ctx, &q, cq, cands, terms); err != nil {
+	if cands, res.Feedback, err = e.feedback(ctx, &q, cq, &found, cands, terms); err != nil {
 		return nil, err
+	}
+	if res.Feedback != nil {
+		stage("feedback")
 	}
 	e.shape(&q, cands)
 	hits, chosen, held := finalHits(&q, cands, terms)

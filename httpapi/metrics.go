@@ -92,7 +92,7 @@ func (m *metrics) write(b *strings.Builder) {
 		fmt.Fprintf(b, "mneme_http_requests_total{route=%s,method=%s,code=%s} %d\n", quote(k[0]), quote(k[1]), quote(k[2]), m.requests[k])
 	}
 	writeHistograms(b, "mneme_http_request_duration_seconds", "route", "HTTP request duration by route pattern.", m.latency)
-	writeHistograms(b, "mneme_recall_stage_duration_seconds", "stage", "Recall stage duration (embed, search, rank, expand).", m.stages)
+	writeHistograms(b, "mneme_recall_stage_duration_seconds", "stage", "Recall stage duration (embed, search, feedback, rank, expand).", m.stages)
 }
 
 func writeHistograms(b *strings.Builder, name, label, help string, hs map[string]*histogram) {
