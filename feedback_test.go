@@ -69,6 +69,21 @@ func TestRecallFeedback(t *testing.T) {
 	}
 }
 
+// TestRecallFeedbackReport: the quality report times feedback as its own
+// stage and counts the second search's candidates.
+func TestRecallFeedbackReport(t *testing.T) {
+	eng := engine(t, mneme.Record{Text: long("a", "statins", "cholesterol lipoprotein")},
+		mneme.Record{Text: long("b", "diet", "cholesterol lipoprotein")})
+	res := recall(t, eng, mneme.Query{Text: "statins", Report: true})
+	var stages []string
+	for _, s := range res.Report.Stages {
+		stages = append(stages, s.Name)
+	}
+	if strings.Join(stages, ",") != "embed,search,feedback,rank" || res.Report.Candidates.Lexical+res.Report.Candidates.Both != 2 {
+		t.Fatalf("stages %v, candidates %+v", stages, res.Report.Candidates)
+	}
+}
+
 func TestRecallFeedbackNeedsLongTexts(t *testing.T) {
 	eng := engine(t, mneme.Record{Text: "statins lower cholesterol"}, mneme.Record{Text: "diet and cholesterol"})
 	if res := recall(t, eng, mneme.Query{Text: "statins"}); res.Feedback != nil {
