@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -56,6 +57,9 @@ func TestLexicalMatchesSQLite(t *testing.T) {
 			for i := range 30 {
 				query := q.Query()
 				cq := mneme.CandidateQuery{Terms: textnorm.Terms(query), K: []int{10, 50}[i%2], Filter: f}
+				if i%3 == 2 { // as feedback searches: the query's terms four times, then other words
+					cq.Terms = slices.Concat(cq.Terms, cq.Terms, cq.Terms, cq.Terms, textnorm.Terms(q.Query()))
+				}
 				t.Run(fmt.Sprintf("%v/%s/%d", limits, name, i), func(t *testing.T) {
 					sameRanking(t, beyondCut(t, lite, cq), lexicalRanking(t, pg, cq), cq.K)
 				})
