@@ -129,8 +129,8 @@ type writer struct {
 	noVector bool           // the home has no embedder
 
 	// vectors and cache entries queued by putVector
-	vecIDs, cacheHashes []string
-	vecs, cacheVecs     []pgvector.Vector
+	vecIDs, vecHashes, cacheHashes []string // vecHashes: each record's content hash
+	vecs, cacheVecs                []pgvector.Vector
 }
 
 func (s *Store) newWriter(ctx context.Context, tx pgx.Tx, now time.Time) *writer {

@@ -67,6 +67,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"PendingWrites":     testPendingWrites,
 		"SyncResumes":       testSyncResumes,
 		"UnembeddedCursor":  testUnembeddedCursor,
+		"StaleVector":       testStaleVector,
 		"Notes":             testNotes,
 	},
 }
