@@ -258,10 +258,13 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 	if mode == mneme.ModeImport {
 		var existing *mneme.Record
 		var err error
-		if r.ID != "" {
-			if existing, _, err = w.one("r.id = $1", r.ID); err != nil {
+		if r.ID != "" { // locked, as in importBatch
+			if existing, _, err = w.one("r.id = $1 FOR UPDATE", r.ID); err != nil {
 				return err
 			}
+		}
+		if err := mneme.CheckBase(existing, r); err != nil {
+			return err
 		}
 		dup := false
 		if existing == nil {

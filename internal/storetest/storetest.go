@@ -39,6 +39,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"Stats":                  testStats,
 		"StatsWithoutClearance":  testStatsClearance,
 		"ConcurrentSameText":     testConcurrentSameText,
+		"ConcurrentRewrites":     testConcurrentRewrites,
 		"CredentialRefusedWhole": testCredentialRefused,
 		"Promotion":              testPromotion,
 		"SameTextTwoTypes":       testSameTextTwoTypes,
