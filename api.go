@@ -149,10 +149,17 @@ func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensit
 	if err := ScopeFrom(ctx).mustWrite("update"); err != nil {
 		return nil, err
 	}
+	return rewrite(func() (*Record, error) { return e.patch(ctx, id, p, clearance) })
+}
+
+// patch is one attempt of Patch.
+func (e *Engine) patch(ctx context.Context, id string, p Patch, clearance Sensitivity) (*Record, error) {
 	r, err := e.Get(ctx, id, clearance)
 	if err != nil {
 		return nil, err
 	}
+	base := *r
+	r.base = &base
 	now := e.now().UTC()
 	set := func(dst *string, src *string) {
 		if src != nil {

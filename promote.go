@@ -75,13 +75,18 @@ func (req *PromoteRequest) Check() error {
 // clearance (capped by the scope), of one project, neither superseded nor
 // expired; a status is never lowered. Nothing is written on error.
 func (e *Engine) Promote(ctx context.Context, req PromoteRequest, clearance Sensitivity) (PromoteResult, error) {
-	sc := ScopeFrom(ctx)
-	if err := sc.mustWrite("promote"); err != nil {
+	if err := ScopeFrom(ctx).mustWrite("promote"); err != nil {
 		return PromoteResult{}, err
 	}
 	if err := req.Check(); err != nil {
 		return PromoteResult{}, err
 	}
+	return rewrite(func() (PromoteResult, error) { return e.promote(ctx, req, clearance) })
+}
+
+// promote is one attempt of Promote.
+func (e *Engine) promote(ctx context.Context, req PromoteRequest, clearance Sensitivity) (PromoteResult, error) {
+	sc := ScopeFrom(ctx)
 	srcs, err := e.promotable(ctx, req.IDs, clearance)
 	if err != nil {
 		return PromoteResult{}, err
@@ -161,6 +166,8 @@ func (e *Engine) upgrade(ctx context.Context, r *Record, req PromoteRequest, ent
 	if len(r.Promotions) >= MaxPromotions {
 		return PromoteResult{}, Invalid("record %s has been promoted %d times, the limit: forget old versions or remember it anew", r.ID, len(r.Promotions))
 	}
+	base := *r
+	r.base = &base
 	r.Status, r.Title, r.UpdatedAt = req.Status, title, e.Now()
 	r.Promotions = append(slices.Clip(r.Promotions), entry)
 	if _, err := e.Import(ctx, []*Record{r}, WriteOptions{}); err != nil {

@@ -97,6 +97,9 @@ type Record struct {
 
 	// given says which optional fields the write named (see keepAbsent).
 	given fieldSet
+	// base is the stored version a read-modify-write started from (see
+	// CheckBase); nil for any other write.
+	base *Record
 }
 
 // Source says where a record came from. Chunks of a document name the

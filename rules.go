@@ -1,6 +1,8 @@
 package mneme
 
 import (
+	"errors"
+	"math/rand/v2"
 	"slices"
 	"time"
 )
@@ -64,6 +66,38 @@ func ResolveImport(existing *Record, dup bool, in *Record, now time.Time) Outcom
 		return Skip
 	}
 	return Insert
+}
+
+// errChanged marks a read-modify-write that lost a race to another writer
+// (see CheckBase): the Engine reads the record again and retries.
+var errChanged = errors.New("the record changed while it was being rewritten")
+
+// CheckBase refuses to write in, a record that was read, changed and is
+// being written back (an update, an in-place promotion), when the stored
+// record (existing, read in the write's transaction, nil if gone) is no
+// longer the version it was read as: another writer changed or forgot it
+// meanwhile, and writing in would undo that. Stores call it before
+// ResolveImport, having locked existing.
+func CheckBase(existing, in *Record) error {
+	b := in.base
+	if b == nil || existing != nil && existing.UpdatedAt.Equal(b.UpdatedAt) && existing.ContentHash == b.ContentHash && sameContent(existing, b) {
+		return nil
+	}
+	return &Error{Code: ECONFLICT, Message: "record " + in.ID + " was changed by another writer while this write was in progress: try again", Err: errChanged}
+}
+
+// rewrite runs a read-modify-write (read, change and write back a record)
+// until it does not race another writer: each lost race means another
+// writer's change landed, so a few dozen writers at once all get through.
+// Pauses of random length spread the retries out.
+func rewrite[T any](try func() (T, error)) (T, error) {
+	for attempt := 1; ; attempt++ {
+		out, err := try()
+		if !errors.Is(err, errChanged) || attempt == 32 {
+			return out, err
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(attempt) * int64(time.Millisecond))))
+	}
 }
 
 // Supersede marks old as superseded by in: the old record stays for history,

@@ -66,6 +66,7 @@ var routes = []route{
 	{"PATCH /v1/memories/{id}", write, (*server).patch},
 	{"DELETE /v1/memories/{id}", write, (*server).delete},
 	{"POST /v1/forget", write, (*server).forget},
+	{"POST /v1/prune", write, (*server).prune},
 	{"POST /v1/recall", read, (*server).recall},
 	{"POST /v1/recall/batch", read, (*server).recallBatch},
 	{"POST /v1/context", read, (*server).context},

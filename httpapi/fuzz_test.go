@@ -50,6 +50,7 @@ var fuzzRoutes = []struct{ method, path string }{
 	{"GET", "/v1/memories/{id}"},
 	{"DELETE", "/v1/memories/{id}"},
 	{"POST", "/v1/promote"},
+	{"POST", "/v1/prune"},
 }
 
 // statusOf is the HTTP status each error code must come with.

@@ -127,7 +127,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"Record": mneme.Record{}, "Source": mneme.Source{}, "Link": mneme.Link{}, "RememberRequest": mneme.RememberRequest{},
 		"RecallRequest": mneme.RecallRequest{}, "Hypothesis": mneme.Hypothesis{}, "Result": mneme.Result{},
 		"RecallResponse": mneme.RecallResponse{}, "Hit": mneme.Hit{}, "Explain": mneme.Explain{}, "RerankExplain": mneme.RerankExplain{},
-		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "Patch": mneme.Patch{},
+		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "PruneRequest": mneme.PruneRequest{}, "PruneResult": mneme.PruneResult{}, "Patch": mneme.Patch{},
 		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
 		"QualityReport": quality.Report{}, "QualityStage": quality.Stage{}, "QualityLanes": quality.Lanes{}, "QualityScores": quality.Scores{},
 		"QualitySummary": quality.Summary{}, "QualityContext": quality.Context{}, "QualityGround": quality.Ground{},

@@ -15,7 +15,7 @@ import (
 )
 
 // fuzzTools are the tools FuzzToolArguments calls.
-var fuzzTools = []string{"remember", "recall", "get", "list", "update", "forget"}
+var fuzzTools = []string{"remember", "recall", "get", "list", "update", "forget", "promote", "prune"}
 
 // FuzzToolArguments calls each tool with arbitrary JSON arguments through a
 // real client and server over in-memory transports: the server never

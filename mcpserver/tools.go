@@ -112,6 +112,7 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
 	s.addSummarize(srv)
 	s.addPromote(srv)
+	s.addPrune(srv)
 	s.addCode(srv)
 }
 

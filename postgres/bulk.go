@@ -23,7 +23,9 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 		seenID[r.ID] = true
 		ids = append(ids, r.ID)
 	}
-	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.id = ANY($1)", ids)
+	// Locked: a concurrent rewrite of one waits, then sees this write (see
+	// mneme.CheckBase).
+	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.id = ANY($1) ORDER BY r.rid FOR UPDATE", ids)
 	if err != nil {
 		return err
 	}
@@ -60,6 +62,9 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 	var inserts []*mneme.Record
 	for _, r := range recs {
 		old := existing[r.ID]
+		if err := mneme.CheckBase(old, r); err != nil {
+			return err
+		}
 		key := r.Project + "\x00" + string(r.Type) + "\x00" + r.ContentHash
 		switch mneme.ResolveImport(old, old == nil && hashes[key], r, w.now) {
 		case mneme.Insert:

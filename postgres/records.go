@@ -129,8 +129,8 @@ type writer struct {
 	noVector bool           // the home has no embedder
 
 	// vectors and cache entries queued by putVector
-	vecIDs, cacheHashes []string
-	vecs, cacheVecs     []pgvector.Vector
+	vecIDs, vecHashes, cacheHashes []string // vecHashes: each record's content hash
+	vecs, cacheVecs                []pgvector.Vector
 }
 
 func (s *Store) newWriter(ctx context.Context, tx pgx.Tx, now time.Time) *writer {
@@ -258,10 +258,13 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 	if mode == mneme.ModeImport {
 		var existing *mneme.Record
 		var err error
-		if r.ID != "" {
-			if existing, _, err = w.one("r.id = $1", r.ID); err != nil {
+		if r.ID != "" { // locked, as in importBatch
+			if existing, _, err = w.one("r.id = $1 FOR UPDATE", r.ID); err != nil {
 				return err
 			}
+		}
+		if err := mneme.CheckBase(existing, r); err != nil {
+			return err
 		}
 		dup := false
 		if existing == nil {

@@ -232,7 +232,9 @@ func (w *writer) home() (*vectorSpace, error) {
 
 // putVector queues r.Vector (if any) for the record with r's id as coming
 // from the home's embedder, and its cache entry by text; flushVectors
-// writes the queue in one statement each.
+// writes the queue in one statement each, for the records that still hold
+// r's text and are not secret (a job that read one before an update would
+// otherwise store the old text's vector).
 func (w *writer) putVector(r *mneme.Record) error {
 	if r.Vector == nil || r.Sensitivity == mneme.Secret {
 		return nil
@@ -248,7 +250,7 @@ func (w *writer) putVector(r *mneme.Record) error {
 		return mneme.Errorf(mneme.ECONFLICT, "vector of dimension %d for a home whose embedder %s has %d dimensions: run `mneme reindex`", len(r.Vector), sp.info.ID(), sp.info.Dim)
 	}
 	vec := pgvector.NewVector(r.Vector)
-	w.vecIDs, w.vecs = append(w.vecIDs, r.ID), append(w.vecs, vec)
+	w.vecIDs, w.vecHashes, w.vecs = append(w.vecIDs, r.ID), append(w.vecHashes, r.ContentHash), append(w.vecs, vec)
 	if r.EmbedHash != "" {
 		w.cacheHashes, w.cacheVecs = append(w.cacheHashes, r.EmbedHash), append(w.cacheVecs, vec)
 	}
@@ -262,15 +264,21 @@ func (w *writer) flushVectors() error {
 	}
 	sp := w.vecsp
 	b := &pgx.Batch{}
-	b.Queue(`INSERT INTO `+sp.table+` (rid, vec) SELECT DISTINCT ON (r.rid) r.rid, v.vec
-		FROM unnest($1::text[], $2::vector[]) WITH ORDINALITY AS v(id, vec, n) JOIN records r ON r.id = v.id
-		ORDER BY r.rid, v.n DESC ON CONFLICT (rid) DO UPDATE SET vec = excluded.vec`, w.vecIDs, w.vecs)
+	// The records are locked so that an update in flight either commits
+	// first, and its text is what is compared, or waits for this and then
+	// drops the vector if its text differs.
+	b.Queue(`WITH r AS (SELECT rid, id, content_hash FROM records
+			WHERE id = ANY($1) AND sensitivity <> 'secret' ORDER BY rid FOR SHARE)
+		INSERT INTO `+sp.table+` (rid, vec) SELECT DISTINCT ON (r.rid) r.rid, v.vec
+		FROM unnest($1::text[], $2::vector[], $3::text[]) WITH ORDINALITY AS v(id, vec, hash, n)
+		JOIN r ON r.id = v.id AND r.content_hash = v.hash
+		ORDER BY r.rid, v.n DESC ON CONFLICT (rid) DO UPDATE SET vec = excluded.vec`, w.vecIDs, w.vecs, w.vecHashes)
 	if len(w.cacheHashes) > 0 {
 		b.Queue(`INSERT INTO embedding_cache (embedder, version, text_hash, vec)
 			SELECT $1, $2, c.h, c.vec::real[] FROM unnest($3::text[], $4::vector[]) AS c(h, vec)
 			ON CONFLICT DO NOTHING`, sp.info.ID(), sp.info.Version, w.cacheHashes, w.cacheVecs)
 	}
-	w.vecIDs, w.vecs, w.cacheHashes, w.cacheVecs = nil, nil, nil, nil
+	w.vecIDs, w.vecHashes, w.vecs, w.cacheHashes, w.cacheVecs = nil, nil, nil, nil, nil
 	return w.tx.SendBatch(w.ctx, b).Close()
 }
 

@@ -289,6 +289,9 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 				return err
 			}
 		}
+		if err := mneme.CheckBase(existing, r); err != nil {
+			return err
+		}
 		dup := false
 		if existing == nil {
 			other, err := w.byHash(r)

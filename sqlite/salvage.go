@@ -149,8 +149,8 @@ func upToDate(ctx context.Context, db *sql.DB) error {
 
 // savedRecord is what the vectors need of a saved record.
 type savedRecord struct {
-	id     string
-	secret bool
+	id, contentHash string
+	secret          bool
 }
 
 // salvager copies one damaged database into a new store.
@@ -292,7 +292,7 @@ func (v *salvager) knownSeqs() (map[int64]bool, bool) {
 func (v *salvager) putRecords(batch []*mneme.Record, seqs []int64) error {
 	now := time.Now().UTC()
 	saved := func(r *mneme.Record, seq int64) {
-		v.records[seq] = savedRecord{id: r.ID, secret: r.Sensitivity == mneme.Secret}
+		v.records[seq] = savedRecord{id: r.ID, contentHash: r.ContentHash, secret: r.Sensitivity == mneme.Secret}
 		v.res.Records++
 	}
 	if _, err := v.dst.Put(v.ctx, batch, mneme.ModeImport, now); err == nil {
@@ -346,7 +346,7 @@ func (v *salvager) copyVectors() error {
 		if len(blob) != 4*dim {
 			return rowid, errors.New("vector of the wrong size")
 		}
-		batch = append(batch, &mneme.Record{ID: rec.id, Vector: decodeVector(blob)})
+		batch = append(batch, &mneme.Record{ID: rec.id, ContentHash: rec.contentHash, Vector: decodeVector(blob)})
 		if len(batch) >= salvageBatch {
 			if err := flush(); err != nil {
 				return rowid, err

@@ -135,7 +135,9 @@ func (s *Store) PutVectors(ctx context.Context, recs []*mneme.Record) error {
 }
 
 // putVector stores r.Vector (if any) for the record with r's id as coming
-// from the home's embedder, and caches it by text.
+// from the home's embedder, and caches it by text. The record must still
+// hold the text r has and not have turned secret: a job that read it
+// before an update would otherwise store the old text's vector.
 func (w *writer) putVector(r *mneme.Record) error {
 	if r.Vector == nil || r.Sensitivity == mneme.Secret {
 		return nil
@@ -154,9 +156,10 @@ func (w *writer) putVector(r *mneme.Record) error {
 	if len(r.Vector) != info.Dim {
 		return mneme.Invalid("vector of dimension %d for a home whose embedder %s has %d", len(r.Vector), info.ID(), info.Dim)
 	}
-	if _, err := w.exec(`INSERT INTO vectors (seq, embedder, version, dim, vec) SELECT seq, ?, ?, ?, ? FROM records WHERE id = ?
+	if _, err := w.exec(`INSERT INTO vectors (seq, embedder, version, dim, vec) SELECT seq, ?, ?, ?, ? FROM records
+		WHERE id = ? AND content_hash = ? AND sensitivity != 'secret'
 		ON CONFLICT (seq, embedder, version) DO UPDATE SET dim = excluded.dim, vec = excluded.vec`,
-		info.ID(), info.Version, info.Dim, blob, r.ID); err != nil {
+		info.ID(), info.Version, info.Dim, blob, r.ID, r.ContentHash); err != nil {
 		return err
 	}
 	if r.EmbedHash == "" {

@@ -60,6 +60,8 @@ func TestSurfaceParity(t *testing.T) {
 			return args{"ids": []string{ids["B"]}, "to": "semantic", "status": "published"}
 		}, ""},
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "statuses": []string{"validated", "published"}}), ""},
+		{"prune", "", fixed(args{"project": "shop", "statuses": []string{"published"}, "dry_run": true}), ""},
+		{"prune", "", fixed(args{"project": "shop", "expired": true}), ""},
 		{"forget", "", fixed(args{"project": "shop", "kinds": []string{"decision"}, "dry_run": true}), ""},
 		{"forget", "", func(ids map[string]string) args { return args{"ids": []string{ids["B"], ids["B"]}} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
@@ -75,6 +77,7 @@ func TestSurfaceParity(t *testing.T) {
 		{"get", "", fixed(args{"id": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}), "ENOTFOUND"},
 		{"get", "", fixed(args{"id": "nope"}), "EINVALID"},
 		{"forget", "", fixed(args{}), "EINVALID"},
+		{"prune", "", fixed(args{"project": "shop"}), "EINVALID"},
 		{"promote", "", fixed(args{"ids": []string{"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}, "to": "semantic"}), "ENOTFOUND"},
 		{"promote", "", func(ids map[string]string) args { return args{"ids": []string{ids["A"]}, "to": "episodic"} }, "EINVALID"},
 		{"promote", "", func(ids map[string]string) args {
@@ -218,7 +221,7 @@ func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 			for mk, mv := range v.(args) {
 				argv = append(argv, "--meta", fmt.Sprintf("%s=%v", mk, mv))
 			}
-		case "dry_run", "report", "explain", "require_embedding", "include_unmatched":
+		case "dry_run", "report", "explain", "require_embedding", "include_unmatched", "expired":
 			if v == true {
 				argv = append(argv, flag)
 			}

@@ -226,3 +226,40 @@ func testNotes(t *testing.T, f *fixture) {
 		t.Fatalf("pending = %v, %v; want x: 1", got, err)
 	}
 }
+
+// testStaleVector: a vector computed from a record as a job read it is not
+// stored once the record's text changed or it turned secret; a vector of
+// the text stored now is.
+func testStaleVector(t *testing.T, f *fixture) {
+	withEmbedder(t, f, 8)
+	f.remember(mneme.Record{Text: "embedded"})
+	f.embedWith(nil)
+	changed := f.get(f.remember(mneme.Record{Text: "the text as the job read it"}).ID)
+	secret := f.get(f.remember(mneme.Record{Text: "not secret yet"}).ID)
+	read, _, err := f.eng.Store().Unembedded(f.ctx, "", 10)
+	if err != nil || len(read) != 2 {
+		t.Fatalf("read %d records to embed (%v), want 2", len(read), err)
+	}
+	changed.Text, changed.ContentHash = "the text as an update left it", ""
+	secret.Sensitivity = mneme.Secret
+	if _, err := f.eng.Import(f.ctx, []*mneme.Record{changed, secret}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range read {
+		r.Vector = []float32{1, 0, 0, 0, 0, 0, 0, 0}
+	}
+	if err := f.eng.Store().PutVectors(f.ctx, read); err != nil {
+		t.Fatal(err)
+	}
+	now, _, err := f.eng.Store().Unembedded(f.ctx, "", 10)
+	if err != nil || len(now) != 1 || now[0].ID != changed.ID {
+		t.Fatalf("after storing stale vectors, %d records wait for one (%v), want the changed one alone", len(now), err)
+	}
+	now[0].Vector = []float32{0, 1, 0, 0, 0, 0, 0, 0}
+	if err := f.eng.Store().PutVectors(f.ctx, now); err != nil {
+		t.Fatal(err)
+	}
+	if n := unembedded(t, f); n != 0 {
+		t.Fatalf("%d records wait for a vector after their current text's was stored", n)
+	}
+}

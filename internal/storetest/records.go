@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -310,5 +311,44 @@ func testStatsClearance(t *testing.T, f *fixture) {
 	st, err := f.eng.Stats(mneme.WithScope(f.ctx, mneme.Scope{Name: "a", Projects: []string{"a"}, Clearance: mneme.Secret}))
 	if err != nil || st.Total != 4 || len(st.Projects) != 1 || st.Projects[0].Types["episodic"] != 2 || st.Projects[0].Types["semantic"] != 2 {
 		t.Fatalf("a scope limited to a with clearance secret: %+v, %v", st, err)
+	}
+}
+
+// testConcurrentRewrites: updates of different fields of one record, and
+// in-place promotions of one record, racing each other all take effect
+// (each read-modify-write that lost a race reads again).
+func testConcurrentRewrites(t *testing.T, f *fixture) {
+	ctx := mneme.WithScope(f.ctx, mneme.Scope{Name: "tester", Write: true, Clearance: mneme.Secret})
+	str := func(s string) *string { return &s }
+	patches := []mneme.Patch{{Title: str("raced title")}, {Kind: str("raced-kind")}, {Key: str("raced-key")}, {Tags: &[]string{"raced"}}}
+	for round := range 3 {
+		id := f.remember(mneme.Record{Text: fmt.Sprintf("rewritten %d", round), Type: mneme.Semantic}).ID
+		var wg sync.WaitGroup
+		errs := make([]error, 2*len(patches))
+		for i, p := range patches {
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = f.eng.Patch(ctx, id, p, mneme.Internal)
+			}()
+			go func() {
+				defer wg.Done()
+				req := mneme.PromoteRequest{IDs: []string{id}, To: mneme.Semantic, Status: mneme.Validated, Title: fmt.Sprintf("promoted %d", i)}
+				_, errs[len(patches)+i] = f.eng.Promote(ctx, req, mneme.Internal)
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, writer %d: %v", round, i, err)
+			}
+		}
+		r := f.get(id)
+		if r.Kind != "raced-kind" || r.Key != "raced-key" || !slices.Contains(r.Tags, "raced") || r.Status != mneme.Validated {
+			t.Fatalf("round %d: a change was lost: kind %q, key %q, tags %q, status %s", round, r.Kind, r.Key, r.Tags, r.Status)
+		}
+		if len(r.Promotions) != len(patches) {
+			t.Fatalf("round %d: %d promotion entries kept of %d promotions", round, len(r.Promotions), len(patches))
+		}
 	}
 }

@@ -39,6 +39,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"Stats":                  testStats,
 		"StatsWithoutClearance":  testStatsClearance,
 		"ConcurrentSameText":     testConcurrentSameText,
+		"ConcurrentRewrites":     testConcurrentRewrites,
 		"CredentialRefusedWhole": testCredentialRefused,
 		"Promotion":              testPromotion,
 		"SameTextTwoTypes":       testSameTextTwoTypes,
@@ -67,6 +68,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"PendingWrites":     testPendingWrites,
 		"SyncResumes":       testSyncResumes,
 		"UnembeddedCursor":  testUnembeddedCursor,
+		"StaleVector":       testStaleVector,
 		"Notes":             testNotes,
 	},
 }
