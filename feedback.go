@@ -69,10 +69,10 @@ func feedbackTerms(cands []*candidate, terms []string) []string {
 	var lending []map[string]float64 // per lending hit, its words' shares of its text
 	var scores []float64
 	for _, c := range best[:min(feedbackHits, len(best))] {
-		words := textnorm.Words(c.rec.Title + " " + c.rec.Text)
 		if c.score <= 0 || !c.evidence() || len(textnorm.Words(c.rec.Text)) < feedbackMinWords {
 			continue
 		}
+		words := textnorm.Words(c.rec.Title + " " + c.rec.Text)
 		share := map[string]float64{}
 		for _, w := range words {
 			if len(w) >= 3 && !textnorm.IsStopword(w) && !have[bm25.Stem(w)] {
