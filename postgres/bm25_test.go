@@ -48,10 +48,11 @@ func TestLexicalMatchesSQLite(t *testing.T) {
 	filters := map[string]mneme.Filter{"none": {}, "project": {Project: "p0"}, "tags": {Tags: []string{"t3", "t4"}}}
 	for _, limits := range []struct {
 		exact  int
+		share  float64
 		short  int64
 		settle int
-	}{{5000, 8192, 512}, {0, 64, 16}} {
-		restore := postgres.SetSearchLimits(limits.exact, limits.short, limits.settle)
+	}{{5000, 1, 8192, 512}, {0, 0, 64, 16}} {
+		restore := postgres.SetSearchLimits(limits.exact, limits.share, limits.short, limits.settle)
 		for name, f := range filters {
 			q := benchdata.New(2, vocab)
 			for i := range 30 {

@@ -12,10 +12,15 @@ import (
 	"github.com/mneme-ai/mneme"
 )
 
-// exactBelow is how many records passing a narrow filter both lanes score
-// one by one instead of walking the HNSW index and the posting lists (a
-// variable for tests).
-var exactBelow = 5000
+// A narrow filter that few records pass has both lanes score them one by
+// one instead of walking the HNSW index and the posting lists: at most
+// exactBelow records, and at most exactShare of the store's (a filter most
+// records pass, like the project of a store that holds one, is cheaper to
+// check as the lists are walked). Variables for tests.
+var (
+	exactBelow         = 5000
+	exactShare float64 = 0.1
+)
 
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
@@ -42,6 +47,7 @@ type search struct {
 	lex     *lexQuery    // nil: no lexical lane
 	narrow  bool         // the filter says more than which records are visible
 	passing int          // records passing a narrow filter, counted up to exactBelow+1
+	exact   bool         // few enough pass it to score them one by one
 	pending int64        // records that may have a vector but have none, over all
 }
 
@@ -134,6 +140,7 @@ func (w *search) plan() error {
 	if w.lex != nil {
 		w.lex.setStats(n, avgdl, stats)
 	}
+	w.exact = w.narrow && w.passing <= exactBelow && float64(w.passing) <= exactShare*n
 	if hasInfo {
 		w.sp = spaceOf(info)
 		if len(w.q.Vector) != info.Dim {
@@ -159,7 +166,7 @@ func (w *search) vectorLane() ([]vecHit, error) {
 	a := args{pgvector.NewVector(w.q.Vector)}
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
-	if !w.narrow || w.passing > exactBelow {
+	if !w.exact {
 		// ORDER BY the distance alone, so that the index can serve it.
 		hits, err := w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
 			w.sp.table, cond, k), a)

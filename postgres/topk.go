@@ -66,7 +66,7 @@ type ta struct {
 // first (ties: newer rid first). When few records pass a narrowing filter,
 // it scores them all instead.
 func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
-	if w.narrow && w.passing <= exactBelow {
+	if w.exact {
 		return q.filtered(w, k)
 	}
 	t := &ta{q: q, w: w, k: k, docs: map[int64]*taDoc{}, read: make([]int, len(q.terms)),

@@ -24,6 +24,7 @@ func runContext(a *app, args []string) error {
 		"read one JSON request per line from FILE; print one package per line")
 	a.embedderFlag(fs)
 	budget := fs.Int("budget", contextpack.DefaultBudget, fmt.Sprintf("token budget (cl100k_base tokens), %d to %d", contextpack.MinBudget, contextpack.MaxBudget))
+	qf.fieldFlag("budget")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err

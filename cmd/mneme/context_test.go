@@ -36,6 +36,7 @@ func TestContextCLI(t *testing.T) {
 		{[]string{"context", "x", "--budget", "49"}, "budget 49 is out of range: use 50 to 100000 tokens"},
 		{[]string{"context", "x", "--budget", "100001"}, "use 50 to 100000 tokens"},
 		{[]string{"context", "--batch", batch}, "line 2: budget 20 is out of range: use 50 to 100000"},
+		{[]string{"context", "--batch", batch, "--budget", "500"}, `--budget cannot go with a request file: put "budget" in the request`},
 		{[]string{"context", " "}, "query is empty"},
 	} {
 		r := mneme(t, home, "", c.args...)

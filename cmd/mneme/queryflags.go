@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"strings"
@@ -20,15 +21,55 @@ type queryFlags struct {
 	k              int
 	report         bool
 	request, batch string
+
+	fs     *flag.FlagSet
+	fields map[string]bool // the flags that state a request's field, which a request file states itself
 }
 
 func (q *queryFlags) register(fs *flag.FlagSet, kUsage, reportUsage, batchUsage string) {
+	q.fs, q.fields = fs, map[string]bool{}
+	before := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { before[f.Name] = true })
 	q.ff.register(fs)
 	fs.IntVar(&q.k, "k", mneme.DefaultK, kUsage)
-	fs.BoolVar(&q.report, "report", false, reportUsage)
 	q.o.register(fs)
+	fs.VisitAll(func(f *flag.Flag) { q.fields[f.Name] = !before[f.Name] && f.Name != "clearance" })
+	fs.BoolVar(&q.report, "report", false, reportUsage)
 	fs.StringVar(&q.request, "request", "", "read one JSON request object from FILE (- for standard input)")
 	fs.StringVar(&q.batch, "batch", "", batchUsage)
+}
+
+// fieldFlag registers name as a flag that states a request's field.
+func (q *queryFlags) fieldFlag(name string) { q.fields[name] = true }
+
+// fileConflict refuses a flag that states a request's field beside a
+// request file: the file states its fields itself, and the flag would
+// otherwise be silently ignored.
+func (q *queryFlags) fileConflict() error {
+	file := cmp.Or(q.request, q.batch)
+	if file == "" {
+		return nil
+	}
+	var named []string
+	q.fs.Visit(func(f *flag.Flag) {
+		if q.fields[f.Name] {
+			named = append(named, "--"+f.Name)
+		}
+	})
+	if len(named) == 0 {
+		return nil
+	}
+	return mneme.Invalid("%s cannot go with a request file: put %s in the request instead (only --report and --clearance apply to the requests of a file)",
+		strings.Join(named, ", "), fieldNames(named))
+}
+
+// fieldNames names the JSON fields of flags, like "mode" for --mode.
+func fieldNames(flags []string) string {
+	out := make([]string, len(flags))
+	for i, f := range flags {
+		out[i] = fmt.Sprintf("%q", strings.ReplaceAll(strings.TrimPrefix(f, "--"), "-", "_"))
+	}
+	return strings.Join(out, ", ")
 }
 
 // recallRequest is the recall the flags describe for query.
@@ -47,6 +88,9 @@ func (q *queryFlags) recallRequest(query string) mneme.RecallRequest {
 // --batch, or the one build makes of the query in pos (noQuery says what
 // to write when there is none).
 func requests[T any](a *app, q *queryFlags, pos []string, noQuery string, build func(query string) (T, error)) ([]T, error) {
+	if err := q.fileConflict(); err != nil {
+		return nil, err
+	}
 	switch {
 	case q.request != "" && q.batch != "", (q.request != "" || q.batch != "") && len(pos) > 0:
 		return nil, mneme.Invalid("give a QUERY, --request or --batch, not several")
