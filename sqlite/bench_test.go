@@ -128,6 +128,45 @@ func BenchmarkHybridRecall(b *testing.B) {
 	}
 }
 
+// BenchmarkHybridRecallLong is BenchmarkHybridRecall over 100,000 records
+// of 100 to 140 words (documents rather than notes), with feedback, which
+// such texts set off, and without it (run with -benchtime=300x).
+func BenchmarkHybridRecallLong(b *testing.B) {
+	em := benchdata.MiniLM(b)
+	const n = 100_000
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	eng := mneme.NewEngine(s)
+	c := benchdata.New(1, 30_000)
+	for start := 0; start < n; start += 1000 {
+		batch := make([]*mneme.Record, 0, 1000)
+		for i := start; i < min(start+1000, n); i++ {
+			r := c.Record(i)
+			r.Text = fmt.Sprintf("%s (%d)", c.Text(100+i%41), i)
+			batch = append(batch, r)
+		}
+		if _, err := eng.Import(ctx, batch, mneme.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := benchdata.AddVectors(ctx, s, em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256)); err != nil {
+		b.Fatal(err)
+	}
+	eng = mneme.NewEngine(s, mneme.WithEmbedder(em))
+	if _, err := eng.Recall(ctx, mneme.Query{Text: "how do we warm up", K: 10}); err != nil {
+		b.Fatal(err)
+	}
+	for _, off := range []bool{false, true} {
+		b.Run(fmt.Sprintf("n=%d/mode=hybrid/words=100-140/no-feedback=%v", n, off), func(b *testing.B) {
+			timeRecalls(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid, NoFeedback: off})
+		})
+	}
+}
+
 // BenchmarkImport measures import throughput in batches of 1,000 short
 // records, as `mneme import` writes them.
 func BenchmarkImport(b *testing.B) {

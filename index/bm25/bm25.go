@@ -255,12 +255,12 @@ func (ix *Index) Search(q Query) []Hit {
 		acc.matched = make([]uint64, len(ix.keys))
 	}
 	avg := float32(ix.totalLen / float64(ix.live))
-	for qi, w := range q.Terms[:min(len(q.Terms), 64)] {
-		p := ix.postings(Stem(w))
+	for _, t := range distinctTerms(q.Terms) {
+		p := ix.postings(t.stem)
 		if p == nil || len(p.tfs) != len(p.docs) {
 			continue
 		}
-		idf := ix.idf(p)
+		w := t.count * ix.idf(p)
 		for i, d := range p.docs {
 			if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
 				continue
@@ -269,8 +269,8 @@ func (ix *Index) Search(q Query) []Hit {
 			if acc.matched[d] == 0 {
 				acc.touched = append(acc.touched, d)
 			}
-			acc.score[d] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
-			acc.matched[d] |= 1 << qi
+			acc.score[d] += w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
+			acc.matched[d] |= t.bits
 		}
 	}
 	h := &hitHeap{}
@@ -291,6 +291,33 @@ func (ix *Index) Search(q Query) []Hit {
 	for i := len(out) - 1; i >= 0; i-- {
 		s := heap.Pop(h).(scored)
 		out[i] = Hit{Key: s.key, Score: float64(s.score), Matched: matchedTerms(q.Terms, s.matched)}
+	}
+	return out
+}
+
+// queryTerm is a stem of a query and where it occurs in the query: a word
+// the query repeats (as feedback weighs the query's own words) counts that
+// many times, its postings read once.
+type queryTerm struct {
+	stem  string
+	count float32
+	bits  uint64 // bit i: query word i has this stem
+}
+
+// distinctTerms groups the first 64 words of a query by stem.
+func distinctTerms(words []string) []queryTerm {
+	var out []queryTerm
+	at := map[string]int{}
+	for i, w := range words[:min(len(words), 64)] {
+		s := Stem(w)
+		j, ok := at[s]
+		if !ok {
+			j = len(out)
+			at[s] = j
+			out = append(out, queryTerm{stem: s})
+		}
+		out[j].count++
+		out[j].bits |= 1 << i
 	}
 	return out
 }
@@ -352,33 +379,57 @@ func (ix *Index) Score(terms []string, keys []int64) []Hit {
 	defer ix.mu.RUnlock()
 	out := make([]Hit, len(keys))
 	want := make(map[uint32]int, len(keys))
+	var docs []uint32 // want's documents, ascending
 	for i, k := range keys {
 		out[i].Key = k
 		if n, ok := ix.byKey[k]; ok {
 			want[n] = i
+			docs = append(docs, n)
 		}
 	}
 	if ix.live == 0 || len(want) == 0 {
 		return out
 	}
+	slices.Sort(docs)
 	avg := float32(ix.totalLen / float64(ix.live))
-	for qi, w := range terms[:min(len(terms), 64)] {
-		p := ix.postings(Stem(w))
+	for _, t := range distinctTerms(terms) {
+		p := ix.postings(t.stem)
 		if p == nil || len(p.tfs) != len(p.docs) {
 			continue
 		}
-		idf := ix.idf(p)
-		for j, d := range p.docs {
-			if i, ok := want[d]; ok && ix.alive[d] {
-				tf := p.tfs[j]
-				out[i].Score += float64(idf * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg)))
-				if !slices.Contains(out[i].Matched, terms[qi]) {
-					out[i].Matched = append(out[i].Matched, terms[qi])
+		w := t.count * ix.idf(p)
+		ix.eachWanted(p, docs, want, func(j int, d uint32, i int) {
+			tf := p.tfs[j]
+			out[i].Score += float64(w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg)))
+			for qi, word := range terms[:min(len(terms), 64)] {
+				if t.bits&(1<<qi) != 0 && !slices.Contains(out[i].Matched, word) {
+					out[i].Matched = append(out[i].Matched, word)
 				}
 			}
-		}
+		})
 	}
 	return out
+}
+
+// eachWanted calls fn with the position in p, the document and its index
+// in want of each live document of docs (ascending; want maps them) that
+// p lists. A list much longer than docs is binary-searched for each (lists
+// are ascending: documents are numbered as they come, and compaction keeps
+// their order); a shorter one is walked.
+func (ix *Index) eachWanted(p *plist, docs []uint32, want map[uint32]int, fn func(j int, d uint32, i int)) {
+	if len(p.docs) > 16*len(docs) {
+		for _, d := range docs {
+			if j, ok := slices.BinarySearch(p.docs, d); ok && ix.alive[d] {
+				fn(j, d, want[d])
+			}
+		}
+		return
+	}
+	for j, d := range p.docs {
+		if i, ok := want[d]; ok && ix.alive[d] {
+			fn(j, d, i)
+		}
+	}
 }
 
 // ensureKeyMap builds the key map of a decoded index on first use.
