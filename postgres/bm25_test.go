@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/index/bm25"
 	"github.com/mneme-ai/mneme/internal/benchdata"
 	"github.com/mneme-ai/mneme/internal/pgtest"
 	"github.com/mneme-ai/mneme/internal/textnorm"
@@ -114,5 +115,17 @@ func sameRanking(t *testing.T, want, got []ranked, k int) {
 		if !tied && got[i].text != want[i].text {
 			t.Fatalf("hit %d is %q, want %q", i+1, got[i].text, want[i].text)
 		}
+	}
+}
+
+// TestImpactKeyMatchesBM25: postings_impact is ordered with the BM25
+// parameters the search scores with; changing them needs a migration that
+// rebuilds it (see topk.go).
+func TestImpactKeyMatchesBM25(t *testing.T) {
+	k1, b := bm25.Params()
+	k0, c := postgres.ImpactConstants()
+	if math.Abs(k0-k1*(1-b)) > 1e-12 || math.Abs(c-k1*b/40) > 1e-12 {
+		t.Fatalf("postings_impact uses k0 %g, c %g; BM25's k1 %g and b %g want %g and %g: add a migration rebuilding postings_impact",
+			k0, c, k1, b, k1*(1-b), k1*b/40)
 	}
 }

@@ -94,5 +94,5 @@ const recountSQL = `DELETE FROM lex_df;
 INSERT INTO lex_df (term, shard, df, maxtf, mindl) SELECT term, 0, count(*), max(tf), min(dl) FROM postings GROUP BY term;
 UPDATE lex_stats SET total = CASE shard WHEN 0 THEN (SELECT coalesce(sum(tf), 0) FROM postings) ELSE 0 END`
 
-// impactIndexSQL is postings_impact, as migration 0004 creates it.
+// impactIndexSQL is postings_impact, as migration 0005 creates it.
 const impactIndexSQL = "CREATE INDEX postings_impact ON postings (term, (" + impactSQL + ") DESC) INCLUDE (rid, tf, dl)"

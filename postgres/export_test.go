@@ -22,3 +22,7 @@ func SetVectorExtension(name string) func() {
 	vectorExtension = name
 	return func() { vectorExtension = old }
 }
+
+// ImpactConstants are the k1·(1 − b) and k1·b / 40 postings_impact orders
+// postings with.
+func ImpactConstants() (k0, c float64) { return impactK0, impactC }

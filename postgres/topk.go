@@ -18,13 +18,15 @@ import (
 // Scores are exact; a common term's list is read only as deep as its best
 // postings matter.
 
-// postings_impact (migration 0004) orders each term's postings by this
+// postings_impact (migration 0005) orders each term's postings by this
 // key: BM25's saturation tf / (tf + k1·(1 − b) + k1·b·dl/avgdl) with k1 =
-// 1.2, b = 0.75 and a reference mean length of 40.
+// 1.2, b = 0.5 (bm25.Params) and a reference mean length of 40. Another k1
+// or b needs a migration that rebuilds the index: with a key of other
+// constants factorBound bounds nothing, and every list is read whole.
 const (
-	impactSQL = "tf / (tf + 0.3::real + 0.0225::real * dl)"
-	impactK0  = 0.3
-	impactC   = 0.0225
+	impactSQL = "tf / (tf + 0.6::real + 0.015::real * dl)"
+	impactK0  = 0.6
+	impactC   = 0.015
 )
 
 // factorBound is the most tf / (tf + k0 + kdl·dl) can be for a posting
