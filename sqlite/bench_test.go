@@ -13,7 +13,10 @@ import (
 )
 
 // load opens a store in a fresh directory holding n synthetic records.
-func load(b *testing.B, n int) *mneme.Engine {
+func load(b *testing.B, n int) *mneme.Engine { return loadTexts(b, n, nil) }
+
+// loadTexts is load with each record's text from text, when not nil.
+func loadTexts(b *testing.B, n int, text func(c *benchdata.Corpus, i int) string) *mneme.Engine {
 	b.Helper()
 	s, err := sqlite.Open(context.Background(), b.TempDir())
 	if err != nil {
@@ -28,6 +31,9 @@ func load(b *testing.B, n int) *mneme.Engine {
 			r := c.Record(i)
 			if i%20 == 0 { // 5% reusable, for the status filter
 				r.Status = mneme.Validated
+			}
+			if text != nil {
+				r.Text = text(c, i)
 			}
 			batch = append(batch, r)
 		}
@@ -135,24 +141,8 @@ func BenchmarkHybridRecallLong(b *testing.B) {
 	em := benchdata.MiniLM(b)
 	const n = 100_000
 	ctx := context.Background()
-	s, err := sqlite.Open(ctx, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
-	eng := mneme.NewEngine(s)
-	c := benchdata.New(1, 30_000)
-	for start := 0; start < n; start += 1000 {
-		batch := make([]*mneme.Record, 0, 1000)
-		for i := start; i < min(start+1000, n); i++ {
-			r := c.Record(i)
-			r.Text = fmt.Sprintf("%s (%d)", c.Text(100+i%41), i)
-			batch = append(batch, r)
-		}
-		if _, err := eng.Import(ctx, batch, mneme.WriteOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	eng := loadTexts(b, n, func(c *benchdata.Corpus, i int) string { return fmt.Sprintf("%s (%d)", c.Text(100+i%41), i) })
+	s := eng.Store()
 	if _, err := benchdata.AddVectors(ctx, s, em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256)); err != nil {
 		b.Fatal(err)
 	}
