@@ -149,7 +149,7 @@ func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensit
 	if err := ScopeFrom(ctx).mustWrite("update"); err != nil {
 		return nil, err
 	}
-	return rewrite(func() (*Record, error) { return e.patch(ctx, id, p, clearance) })
+	return rewrite(ctx, func() (*Record, error) { return e.patch(ctx, id, p, clearance) })
 }
 
 // patch is one attempt of Patch.

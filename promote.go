@@ -81,7 +81,7 @@ func (e *Engine) Promote(ctx context.Context, req PromoteRequest, clearance Sens
 	if err := req.Check(); err != nil {
 		return PromoteResult{}, err
 	}
-	return rewrite(func() (PromoteResult, error) { return e.promote(ctx, req, clearance) })
+	return rewrite(ctx, func() (PromoteResult, error) { return e.promote(ctx, req, clearance) })
 }
 
 // promote is one attempt of Promote.

@@ -1,6 +1,7 @@
 package mneme
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -89,14 +90,18 @@ func CheckBase(existing, in *Record) error {
 // rewrite runs a read-modify-write (read, change and write back a record)
 // until it does not race another writer: each lost race means another
 // writer's change landed, so a few dozen writers at once all get through.
-// Pauses of random length spread the retries out.
-func rewrite[T any](try func() (T, error)) (T, error) {
+// Pauses of random length spread the retries out; ctx ends them.
+func rewrite[T any](ctx context.Context, try func() (T, error)) (T, error) {
 	for attempt := 1; ; attempt++ {
 		out, err := try()
 		if !errors.Is(err, errChanged) || attempt == 32 {
 			return out, err
 		}
-		time.Sleep(time.Duration(rand.Int64N(int64(attempt) * int64(time.Millisecond))))
+		select {
+		case <-ctx.Done():
+			return out, err
+		case <-time.After(time.Duration(rand.Int64N(int64(attempt) * int64(time.Millisecond)))):
+		}
 	}
 }
 
