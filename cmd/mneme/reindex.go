@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
-	"github.com/mneme-ai/mneme/config"
 )
 
 func init() {
@@ -16,29 +16,14 @@ func init() {
 }
 
 func runReindex(a *app, args []string) error {
-	fs := a.flags()
-	a.embedderFlag(fs)
-	if err := a.parseFlags(fs, args); err != nil {
-		return err
+	reindex := func(eng *mneme.Engine, ctx context.Context) (mneme.ReindexResult, error) {
+		if eng.Embedder() == nil {
+			return mneme.ReindexResult{}, mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
+		}
+		return eng.Reindex(ctx)
 	}
-	eng, err := a.open(config.Embedding)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	if eng.Embedder() == nil {
-		return mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
-	}
-	res, err := eng.Reindex(a.ctx)
-	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil {
-		fmt.Fprintln(a.stderr) // after the progress counter (an interruption's message ends it itself)
-	}
-	if err != nil {
-		return err
-	}
-	if a.json {
-		return a.printJSON(res)
-	}
-	fmt.Fprintf(a.stdout, "embedded %d memories with %s (%d dimensions)\n", res.Embedded, res.Embedder.ID(), res.Embedder.Dim)
-	return nil
+	return embedJob(a, args, reindex, func(res mneme.ReindexResult) bool { return res.Embedder.Dim > 0 },
+		func(res mneme.ReindexResult) string {
+			return fmt.Sprintf("embedded %d memories with %s (%d dimensions)", res.Embedded, res.Embedder.ID(), res.Embedder.Dim)
+		})
 }

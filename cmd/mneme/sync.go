@@ -19,6 +19,19 @@ func init() {
 }
 
 func runSync(a *app, args []string) error {
+	return embedJob(a, args, (*mneme.Engine).EmbedPending,
+		func(res mneme.SyncResult) bool { return res.Embedded > 0 },
+		func(res mneme.SyncResult) string {
+			return fmt.Sprintf("embedded %s with %s; %s", mneme.Plural(res.Embedded, "pending memory", "pending memories"),
+				res.Embedder.ID(), mneme.Plural(res.Pending, "memory still waits", "memories still wait"))
+		})
+}
+
+// embedJob runs a command that embeds with the configured embedder (sync,
+// reindex): it runs job, ends the progress counter on a terminal when
+// counted says the job showed one (an interruption's message ends it
+// itself), and prints the result as JSON or as text's line.
+func embedJob[T any](a *app, args []string, job func(*mneme.Engine, context.Context) (T, error), counted func(T) bool, text func(T) string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
 	if err := a.parseFlags(fs, args); err != nil {
@@ -29,9 +42,9 @@ func runSync(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := eng.EmbedPending(a.ctx)
-	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil && res.Embedded > 0 {
-		fmt.Fprintln(a.stderr) // after the progress counter
+	res, err := job(eng, a.ctx)
+	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil && counted(res) {
+		fmt.Fprintln(a.stderr)
 	}
 	if err != nil {
 		return err
@@ -39,8 +52,7 @@ func runSync(a *app, args []string) error {
 	if a.json {
 		return a.printJSON(res)
 	}
-	fmt.Fprintf(a.stdout, "embedded %s with %s; %s\n", mneme.Plural(res.Embedded, "pending memory", "pending memories"),
-		res.Embedder.ID(), mneme.Plural(res.Pending, "memory still waits", "memories still wait"))
+	fmt.Fprintln(a.stdout, text(res))
 	return nil
 }
 
