@@ -23,6 +23,7 @@ type candidate struct {
 	speaker float64 // SpeakerBoost, when the query names the speaker
 	session float64 // SessionBoost times the best fused score of another turn of its session
 	date    float64 // DateBoost, when it happened in the time the query names
+	short   float64 // taken away: it is a short turn (ShortTurnPenalty)
 	recency *float64
 	rerank  *RerankExplain
 	mmrSim  *float64

@@ -107,6 +107,7 @@ type Explain struct {
 	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
 	SessionBoost  float64        `json:"session_boost,omitempty"` // added: SessionBoost times the best fused score of another candidate of its session
 	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names
+	ShortTurn     float64        `json:"short_turn,omitempty"`    // taken away: it is a conversation turn of fewer than 80 words
 	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
 	MMRSimilarity *float64       `json:"mmr_similarity,omitempty"` // to the hits chosen before it
@@ -270,13 +271,15 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	return res, nil
 }
 
-// firstScores fuses the lanes' scores of found, and adds the boosts from
-// the query's speaker, dates and the candidates' sessions.
+// firstScores fuses the lanes' scores of found, adds the boosts from the
+// query's speaker, dates and the candidates' sessions, and lowers short
+// conversation turns.
 func firstScores(found []Candidate, q *Query, vector bool, terms []string) []*candidate {
 	cands := fuse(found, q.Fusion, q.Alpha, q.Mode != Vector, vector)
 	sessionMatch(cands)
 	speakerMatch(terms, cands)
 	dateMatch(q.Text, cands)
+	shortTurns(cands)
 	return cands
 }
 
@@ -466,7 +469,7 @@ func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidat
 func (c *candidate) explain(q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
 		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, FeedbackTerms: c.feedback, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
+		MatchedTerms: c.matched, QueryTerms: terms, FeedbackTerms: c.feedback, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, ShortTurn: c.short, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion
 	}

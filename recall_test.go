@@ -405,13 +405,52 @@ func TestRecallSessionMatch(t *testing.T) {
 			if h.Record.SessionID == "" || len(best[h.Record.SessionID]) == 1 {
 				want = 0
 			}
-			if math.Abs(x.SessionBoost-want) > 1e-6 || math.Abs(h.Score-(x.FusedScore+x.SessionBoost)) > 1e-5 {
+			if math.Abs(x.SessionBoost-want) > 1e-6 || math.Abs(h.Score-max(0, x.FusedScore+x.SessionBoost-x.ShortTurn)) > 1e-5 {
 				t.Errorf("%s: %q: session boost %v, want %v (score %v, fused %v)", mode, h.Record.Text, x.SessionBoost, want, h.Score, x.FusedScore)
 			}
 			raised = raised || x.SessionBoost > 0
 		}
 		if !raised {
 			t.Errorf("%s: no turn was raised by its session: %v", mode, texts(res))
+		}
+	}
+}
+
+// TestRecallShortTurn: a conversation turn of fewer than 80 words loses
+// ShortTurnPenalty per halving of its length below 80, at most twice; a
+// record without a session, and a turn of 80 words, lose nothing.
+func TestRecallShortTurn(t *testing.T) {
+	words := func(n int) string { return "guinea pig" + strings.Repeat(" squeak", n-2) }
+	cases := []struct {
+		text, session string
+		want          float64
+	}{
+		{words(10), "s1", 2 * mneme.ShortTurnPenalty}, // 10 words: at most twice
+		{words(20), "s2", 2 * mneme.ShortTurnPenalty},
+		{words(40), "s3", mneme.ShortTurnPenalty},
+		{words(57), "s4", mneme.ShortTurnPenalty * math.Log2(80.0/57)},
+		{words(80), "s5", 0},
+		{words(200), "s6", 0},
+		{words(10) + " note", "", 0}, // not a turn
+	}
+	var recs []mneme.Record
+	for _, c := range cases {
+		recs = append(recs, mneme.Record{Text: c.text, SessionID: c.session})
+	}
+	eng := engine(t, recs...)
+	res := recall(t, eng, mneme.Query{Text: "guinea pig", Mode: mneme.Lexical, K: 10})
+	if len(res.Hits) != len(cases) {
+		t.Fatalf("%d hits, want %d", len(res.Hits), len(cases))
+	}
+	for _, h := range res.Hits {
+		for _, c := range cases {
+			if h.Record.Text != c.text {
+				continue
+			}
+			x := h.Explain
+			if math.Abs(x.ShortTurn-c.want) > 1e-6 || math.Abs(h.Score-max(0, x.FusedScore+x.SessionBoost-x.ShortTurn)) > 1e-5 {
+				t.Errorf("%d words, session %q: short turn %v (score %v, fused %v), want %v", len(strings.Fields(c.text)), c.session, x.ShortTurn, h.Score, x.FusedScore, c.want)
+			}
 		}
 	}
 }

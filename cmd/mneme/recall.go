@@ -159,6 +159,9 @@ func explainLine(e *mneme.Explain) string {
 			parts = append(parts, fmt.Sprintf("%s +%.3f", b.name, b.v))
 		}
 	}
+	if e.ShortTurn != 0 {
+		parts = append(parts, fmt.Sprintf("short turn -%.3f", e.ShortTurn))
+	}
 	if e.Recency != nil {
 		parts = append(parts, fmt.Sprintf("recency ×%.3f", *e.Recency))
 	}

@@ -79,3 +79,21 @@ func isASCII(s string) bool {
 	}
 	return true
 }
+
+// CountWords returns the number of words of s as Words splits them (runs of
+// letters and digits), counting no further than limit: a caller that only
+// needs to know whether a text is short does not read all of a long one.
+func CountWords(s string, limit int) int {
+	n, in := 0, false
+	for _, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsNumber(r)
+		if word && !in {
+			if n == limit {
+				return n
+			}
+			n++
+		}
+		in = word
+	}
+	return n
+}

@@ -40,3 +40,24 @@ func TestTerms(t *testing.T) {
 		}
 	}
 }
+
+func TestCountWords(t *testing.T) {
+	for _, c := range []struct {
+		s           string
+		limit, want int
+	}{
+		{"", 10, 0},
+		{"  ,;  ", 10, 0},
+		{"Caroline: Wow! Did you see that band?", 80, 7},
+		{"café au lait, 2 cups", 80, 5},
+		{"one two three four", 2, 2},
+		{"one two", 0, 0},
+	} {
+		if got := CountWords(c.s, c.limit); got != c.want {
+			t.Errorf("CountWords(%q, %d) = %d, want %d", c.s, c.limit, got, c.want)
+		}
+		if c.limit >= 80 && len(Words(c.s)) != c.want {
+			t.Errorf("CountWords(%q) disagrees with Words: %d words", c.s, len(Words(c.s)))
+		}
+	}
+}
