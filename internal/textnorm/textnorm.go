@@ -86,7 +86,8 @@ func isASCII(s string) bool {
 func CountWords(s string, limit int) int {
 	n, in := 0, false
 	for _, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsNumber(r)
+		word := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' ||
+			r >= 0x80 && (unicode.IsLetter(r) || unicode.IsNumber(r))
 		if word && !in {
 			if n == limit {
 				return n

@@ -25,7 +25,9 @@
 // MASK and cv MASK (a learned linear combiner; MASK picks featNames by
 // index), norms (lane normalisations), oracle (the best alpha per query),
 // floor (the match floor), temporal and perconv (LoCoMo by conversation),
-// dates, session, fine, modes, miss, show CAT N LOCOMO_FILE DUMP.
+// dates, session, fine, modes, miss, short and shortloco (the short-turn
+// penalty), neighbour and diverse (tried and dropped: turns beside a good
+// one, fewer hits per session), show CAT N LOCOMO_FILE DUMP.
 package main
 
 import (

@@ -151,7 +151,7 @@ func mask(s string) []bool {
 var commands = map[string]func(args []string){
 	"schemes":   func(a []string) { runSchemes(load(a...)) },
 	"floor":     func(a []string) { floorCmd(load(a...)) },
-	"miss":      func(a []string) { missStats(load(a...), weighted(0.5, 0.1)) },
+	"miss":      func(a []string) { missStats(load(a...), dateBoost(sessionOn(weighted(0.35, 0.1), 0.3), 0.2, 1, 14)) },
 	"oracle":    func(a []string) { oracle(load(a...)) },
 	"norms":     func(a []string) { sweepNorms(load(a...)) },
 	"terms":     func(a []string) { termsGrid(load(a...)) },
@@ -169,6 +169,10 @@ var commands = map[string]func(args []string){
 	"datedmiss": func(a []string) { datedMiss(load(a...)) },
 	"final":     func(a []string) { finalSweep(load(a...)) },
 	"loco":      func(a []string) { loco(load(a...)) },
+	"neighbour": func(a []string) { neighbourGrid(load(a...)) },
+	"short":     func(a []string) { shortSweep(load(a...)) },
+	"shortloco": func(a []string) { shortLoco(load(a...)) },
+	"diverse":   func(a []string) { diverseGrid(load(a...)) },
 	"show": func(a []string) {
 		var cat, n int
 		fmt.Sscan(a[0], &cat)

@@ -1,0 +1,23 @@
+package mneme
+
+import (
+	"strings"
+	"testing"
+)
+
+// BenchmarkShortTurns: the short-turn penalty over a hybrid recall's pool
+// at k 10 (up to 50 candidates from each lane), turns of 10 to 140 words.
+func BenchmarkShortTurns(b *testing.B) {
+	cands := make([]*candidate, 100)
+	for i := range cands {
+		text := "Maria: " + strings.Repeat("we walked along the river again ", (10+i*13%130)/6)
+		cands[i] = &candidate{rec: &Record{Text: text, SessionID: "s"}, fused: 0.5}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range cands {
+			c.score = c.fused
+		}
+		shortTurns(cands)
+	}
+}
