@@ -21,15 +21,15 @@ const (
 	feedbackWeight   = 4  // each query term counts this many times against one added word
 	feedbackMinWords = 80 // a hit's text shorter than this tells its topic too poorly to lend words
 	feedbackPool     = 50 // the best candidates a word's rarity is counted among
-	maxLexicalTerms  = 64 // the lexical lane reads the first 64 terms (both stores)
+	feedbackMaxTerms = 13 // a query of more terms says enough already: it searches once
 )
 
 // feedback searches again with the words feedbackTerms returns, if any:
 // found becomes what the second search found, and it returns the new
 // candidates with their boosts, and the added words.
 func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, found *Candidates, cands []*candidate, terms []string) ([]*candidate, []string, error) {
-	if q.NoFeedback || q.Mode != Hybrid || len(terms)*feedbackWeight+feedbackWords > maxLexicalTerms {
-		return cands, nil, nil // a long query says enough; its terms would crowd out the added words
+	if q.NoFeedback || q.Mode != Hybrid || len(terms) > feedbackMaxTerms {
+		return cands, nil, nil
 	}
 	extra := feedbackTerms(cands, terms)
 	if len(extra) == 0 {

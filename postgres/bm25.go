@@ -37,14 +37,14 @@ type termStats struct {
 // lexQuery is a BM25 query over the store's statistics.
 type lexQuery struct {
 	terms   []lexTerm // by bound, highest first
-	words   []string  // the query terms the index reads (the first 64)
+	words   []string  // the query terms
 	k0, kdl float64   // a posting adds w·tf / (tf + k0 + kdl·dl)
 }
 
 // newLexQuery groups the query terms by stem; the statistics come later
 // (setStats).
 func newLexQuery(terms []string) *lexQuery {
-	q := &lexQuery{words: terms[:min(len(terms), 64)]}
+	q := &lexQuery{words: terms}
 	at := map[string]int{}
 	for i, t := range q.words {
 		s := bm25.Stem(t)
@@ -68,8 +68,15 @@ func (q *lexQuery) stems() []string {
 }
 
 // setStats sets each term's weight and bound from n records of mean
-// length avgdl and the terms' statistics, and orders the terms by bound.
+// length avgdl and the terms' statistics, keeps the rarest
+// bm25.MaxQueryTerms as the embedded index does, and orders the terms by
+// bound.
 func (q *lexQuery) setStats(n, avgdl float64, stats map[string]termStats) {
+	if len(q.terms) > bm25.MaxQueryTerms {
+		q.terms = slices.DeleteFunc(q.terms, func(t lexTerm) bool { return stats[t.stem].df == 0 })
+		slices.SortStableFunc(q.terms, func(a, b lexTerm) int { return cmpInt(stats[a.stem].df, stats[b.stem].df) })
+		q.terms = q.terms[:min(len(q.terms), bm25.MaxQueryTerms)]
+	}
 	k1, b := bm25.Params()
 	q.k0, q.kdl = k1*(1-b), k1*b/avgdl
 	for i := range q.terms {

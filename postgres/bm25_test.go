@@ -21,7 +21,8 @@ import (
 // TestLexicalMatchesSQLite: the lexical lane, which reads only the best
 // postings of common terms, ranks and scores as the embedded index does,
 // which reads them all: the same records at the same scores, for many
-// queries, k and filters, on both of its paths (walking the posting lists,
+// queries (some longer than bm25.MaxQueryTerms), k and filters, on both of
+// its paths (walking the posting lists,
 // here also with limits small enough to take many rounds, and scoring
 // every record that passes a narrow filter).
 func TestLexicalMatchesSQLite(t *testing.T) {
@@ -59,8 +60,14 @@ func TestLexicalMatchesSQLite(t *testing.T) {
 			for i := range 30 {
 				query := q.Query()
 				cq := mneme.CandidateQuery{Terms: textnorm.Terms(query), K: []int{10, 50}[i%2], Filter: f}
-				if i%3 == 2 { // as feedback searches: the query's terms four times, then other words
+				switch {
+				case i%3 == 2: // as feedback searches: the query's terms four times, then other words
 					cq.Terms = slices.Concat(cq.Terms, cq.Terms, cq.Terms, cq.Terms, textnorm.Terms(q.Query()))
+				case i%5 == 4: // a whole document asked with: more terms than the lane reads
+					for len(cq.Terms) <= bm25.MaxQueryTerms+20 {
+						query += " " + q.Query()
+						cq.Terms = textnorm.Terms(query)
+					}
 				}
 				t.Run(fmt.Sprintf("%v/%s/%d", limits, name, i), func(t *testing.T) {
 					sameRanking(t, beyondCut(t, lite, cq), lexicalRanking(t, pg, cq), cq.K)

@@ -67,10 +67,15 @@ func filters() []namedFilter {
 // timeRecalls runs q with a new query text each iteration and reports the
 // latency percentiles. A degraded result (no vector lane) fails.
 func timeRecalls(b *testing.B, eng *mneme.Engine, q mneme.Query) {
+	timeQueries(b, eng, q, (*benchdata.Corpus).Query)
+}
+
+// timeQueries is timeRecalls with each query's text from next.
+func timeQueries(b *testing.B, eng *mneme.Engine, q mneme.Query, next func(*benchdata.Corpus) string) {
 	c := benchdata.New(2, 30_000)
 	var lat []time.Duration
 	for b.Loop() {
-		q.Text = c.Query()
+		q.Text = next(c)
 		t0 := time.Now()
 		res, err := eng.Recall(context.Background(), q)
 		lat = append(lat, time.Since(t0))
@@ -136,7 +141,9 @@ func BenchmarkHybridRecall(b *testing.B) {
 
 // BenchmarkHybridRecallLong is BenchmarkHybridRecall over 100,000 records
 // of 100 to 140 words (documents rather than notes), with feedback, which
-// such texts set off, and without it (run with -benchtime=300x).
+// such texts set off, and without it, and asked with a document of 200
+// words, whose lexical lane reads its 64 rarest terms (run with
+// -benchtime=300x).
 func BenchmarkHybridRecallLong(b *testing.B) {
 	em := benchdata.MiniLM(b)
 	const n = 100_000
@@ -153,6 +160,11 @@ func BenchmarkHybridRecallLong(b *testing.B) {
 	for _, off := range []bool{false, true} {
 		b.Run(fmt.Sprintf("n=%d/mode=hybrid/words=100-140/no-feedback=%v", n, off), func(b *testing.B) {
 			timeRecalls(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid, NoFeedback: off})
+		})
+	}
+	for _, mode := range []mneme.Mode{mneme.Hybrid, mneme.Lexical} {
+		b.Run(fmt.Sprintf("n=%d/mode=%s/words=100-140/query-words=200", n, mode), func(b *testing.B) {
+			timeQueries(b, eng, mneme.Query{K: 10, Mode: mode}, func(c *benchdata.Corpus) string { return c.Text(200) })
 		})
 	}
 }

@@ -6,6 +6,7 @@
 package bm25
 
 import (
+	"cmp"
 	"container/heap"
 	"math"
 	"slices"
@@ -255,12 +256,9 @@ func (ix *Index) Search(q Query) []Hit {
 		acc.matched = make([]uint64, len(ix.keys))
 	}
 	avg := float32(ix.totalLen / float64(ix.live))
-	for _, t := range distinctTerms(q.Terms) {
-		p := ix.postings(t.stem)
-		if p == nil || len(p.tfs) != len(p.docs) {
-			continue
-		}
-		w := t.count * ix.idf(p)
+	terms := ix.queryTerms(q.Terms)
+	for i, t := range terms {
+		p, w, bit := t.p, t.count*t.idf, uint64(1)<<i
 		for i, d := range p.docs {
 			if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
 				continue
@@ -270,7 +268,7 @@ func (ix *Index) Search(q Query) []Hit {
 				acc.touched = append(acc.touched, d)
 			}
 			acc.score[d] += w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
-			acc.matched[d] |= t.bits
+			acc.matched[d] |= bit
 		}
 	}
 	h := &hitHeap{}
@@ -288,57 +286,120 @@ func (ix *Index) Search(q Query) []Hit {
 	}
 	acc.touched = acc.touched[:0]
 	out := make([]Hit, h.Len())
+	wt := wordTerms(q.Terms, terms)
 	for i := len(out) - 1; i >= 0; i-- {
 		s := heap.Pop(h).(scored)
-		out[i] = Hit{Key: s.key, Score: float64(s.score), Matched: matchedTerms(q.Terms, s.matched)}
+		out[i] = Hit{Key: s.key, Score: float64(s.score), Matched: matchedWords(q.Terms, wt, s.matched)}
 	}
 	return out
 }
 
-// queryTerm is a stem of a query and where it occurs in the query: a word
-// the query repeats (as feedback weighs the query's own words) counts that
-// many times, its postings read once.
+// MaxQueryTerms bounds the distinct stems a search reads (in both stores):
+// a longer query, a whole note or document asked with, reads its rarest,
+// which carry most of its BM25 weight, and a record's matched terms fit in
+// one 64-bit set.
+const MaxQueryTerms = 64
+
+// queryTerm is a stem of a query that the index holds: a word the query
+// repeats (as feedback weighs the query's own words) counts that many
+// times, its postings read once.
 type queryTerm struct {
 	stem  string
 	count float32
-	bits  uint64 // bit i: query word i has this stem
+	p     *plist
+	df    int
+	idf   float32
 }
 
-// distinctTerms groups the first 64 words of a query by stem.
-func distinctTerms(words []string) []queryTerm {
+// queryTerms groups the words of a query by stem, in query order, keeping
+// the stems the index holds; of more than MaxQueryTerms it keeps the
+// rarest (fewest live documents; ties: first in the query). The i-th
+// term's bit in a match set is 1<<i.
+func (ix *Index) queryTerms(words []string) []queryTerm {
 	var out []queryTerm
 	at := map[string]int{}
-	for i, w := range words[:min(len(words), 64)] {
+	for _, w := range words {
 		s := Stem(w)
-		j, ok := at[s]
-		if !ok {
-			j = len(out)
-			at[s] = j
-			out = append(out, queryTerm{stem: s})
+		if j, ok := at[s]; ok {
+			if j >= 0 {
+				out[j].count++
+			}
+			continue
 		}
-		out[j].count++
-		out[j].bits |= 1 << i
+		p := ix.postings(s)
+		if p == nil || len(p.tfs) != len(p.docs) || len(p.docs) == 0 {
+			at[s] = -1
+			continue
+		}
+		at[s] = len(out)
+		df := ix.df(p)
+		out = append(out, queryTerm{stem: s, count: 1, p: p, df: df, idf: ix.idf(df)})
+	}
+	return rarest(out, MaxQueryTerms)
+}
+
+// rarest keeps the n terms of fewest documents (ties: the earlier), in
+// their order.
+func rarest(terms []queryTerm, n int) []queryTerm {
+	if len(terms) <= n {
+		return terms
+	}
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(terms[a].df, terms[b].df) })
+	order = order[:n]
+	slices.Sort(order)
+	out := make([]queryTerm, n)
+	for i, j := range order {
+		out[i] = terms[j]
 	}
 	return out
 }
 
-// idf is a term's inverse document frequency over the live documents.
-func (ix *Index) idf(p *plist) float32 {
+// df is the number of live documents in a posting list.
+func (ix *Index) df(p *plist) int {
 	df := 0
 	for _, d := range p.docs {
 		if int(d) < len(ix.alive) && ix.alive[d] {
 			df++
 		}
 	}
+	return df
+}
+
+// idf is the inverse document frequency of a term in df of the live
+// documents.
+func (ix *Index) idf(df int) float32 {
 	n := float64(ix.live)
 	return float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
 }
 
-func matchedTerms(terms []string, bits uint64) []string {
+// wordTerms maps each word of a query to the index of its stem in terms,
+// or -1.
+func wordTerms(words []string, terms []queryTerm) []int {
+	at := make(map[string]int, len(terms))
+	for i, t := range terms {
+		at[t.stem] = i
+	}
+	out := make([]int, len(words))
+	for i, w := range words {
+		out[i] = -1
+		if j, ok := at[Stem(w)]; ok {
+			out[i] = j
+		}
+	}
+	return out
+}
+
+// matchedWords returns the words of a query (once each, in query order)
+// whose term (wordTerm, from wordTerms) has its bit set in bits.
+func matchedWords(words []string, wordTerm []int, bits uint64) []string {
 	var out []string
-	for i, t := range terms[:min(len(terms), 64)] {
-		if bits&(1<<i) != 0 && !slices.Contains(out, t) {
-			out = append(out, t)
+	for i, w := range words {
+		if t := wordTerm[i]; t >= 0 && bits&(1<<t) != 0 && !slices.Contains(out, w) {
+			out = append(out, w)
 		}
 	}
 	return out
@@ -392,21 +453,21 @@ func (ix *Index) Score(terms []string, keys []int64) []Hit {
 	}
 	slices.Sort(docs)
 	avg := float32(ix.totalLen / float64(ix.live))
-	for _, t := range distinctTerms(terms) {
-		p := ix.postings(t.stem)
-		if p == nil || len(p.tfs) != len(p.docs) {
-			continue
-		}
-		w := t.count * ix.idf(p)
+	qt := ix.queryTerms(terms)
+	has := make([]uint64, len(keys))
+	for qi, t := range qt {
+		p, w := t.p, t.count*t.idf
 		ix.eachWanted(p, docs, want, func(j int, d uint32, i int) {
 			tf := p.tfs[j]
 			out[i].Score += float64(w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg)))
-			for qi, word := range terms[:min(len(terms), 64)] {
-				if t.bits&(1<<qi) != 0 && !slices.Contains(out[i].Matched, word) {
-					out[i].Matched = append(out[i].Matched, word)
-				}
-			}
+			has[i] |= 1 << qi
 		})
+	}
+	wt := wordTerms(terms, qt)
+	for i := range out {
+		if has[i] != 0 {
+			out[i].Matched = matchedWords(terms, wt, has[i])
+		}
 	}
 	return out
 }

@@ -312,3 +312,45 @@ func TestDecodedIndexAcceptsWrites(t *testing.T) {
 		t.Fatalf("newcomer: %+v", hits)
 	}
 }
+
+// TestLongQueryReadsRarestTerms: a query of more than MaxQueryTerms stems
+// reads its rarest, wherever they stand in it, and scores as the
+// reference does over those alone; stems the index lacks take no place.
+func TestLongQueryReadsRarestTerms(t *testing.T) {
+	ix := New()
+	docs := map[int64]Doc{}
+	for i := range 120 { // word wN is in the documents N..119: w0 in all, w119 in one
+		var ws []string
+		for n := range i + 1 {
+			ws = append(ws, fmt.Sprintf("w%d", n))
+		}
+		d := Doc{Key: int64(i), Text: strings.Join(ws, " ")}
+		ix.Put(d)
+		docs[d.Key] = d
+	}
+	var query, rarest []string // the commonest words first
+	for n := range 120 {
+		query = append(query, fmt.Sprintf("w%d", n), fmt.Sprintf("absent%d", n))
+	}
+	for n := 120 - MaxQueryTerms; n < 120; n++ {
+		rarest = append(rarest, fmt.Sprintf("w%d", n))
+	}
+	got := ix.Search(Query{Terms: query, K: 200})
+	want := reference(docs, Query{Terms: rarest, K: 200})
+	if len(got) != len(want) || len(got) != MaxQueryTerms {
+		t.Fatalf("%d hits, want %d (the documents holding one of the %d rarest words)", len(got), len(want), MaxQueryTerms)
+	}
+	for i := range got {
+		if got[i].Key != want[i].Key || math.Abs(got[i].Score-want[i].Score) > 1e-3 || !reflect.DeepEqual(got[i].Matched, want[i].Matched) {
+			t.Fatalf("hit %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if top := got[0]; top.Key != 119 || !slices.Contains(top.Matched, "w119") {
+		t.Fatalf("the one document with the rarest word, the query's last, is not first: %+v", top)
+	}
+	for i, h := range ix.Score(query, []int64{119, 3}) { // Score reads the same terms
+		if i == 1 && (h.Score != 0 || h.Matched != nil) || i == 0 && math.Abs(h.Score-got[0].Score) > 1e-4 {
+			t.Fatalf("Score(%d) = %+v", h.Key, h)
+		}
+	}
+}
