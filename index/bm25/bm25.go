@@ -273,14 +273,13 @@ func (ix *Index) Search(q Query) []Hit {
 	}
 	h := &hitHeap{}
 	for _, d := range acc.touched {
-		if match(d) {
-			hit := scored{doc: d, key: ix.keys[d], score: acc.score[d], matched: acc.matched[d]}
-			if h.Len() < q.K {
-				heap.Push(h, hit)
-			} else if hit.better((*h)[0]) {
-				(*h)[0] = hit
-				heap.Fix(h, 0)
-			}
+		hit := scored{doc: d, key: ix.keys[d], score: acc.score[d], matched: acc.matched[d]}
+		switch full := h.Len() == q.K; { // the filter is checked only for a document that would enter
+		case !full && match(d):
+			heap.Push(h, hit)
+		case full && hit.better((*h)[0]) && match(d):
+			(*h)[0] = hit
+			heap.Fix(h, 0)
 		}
 		acc.score[d], acc.matched[d] = 0, 0
 	}
@@ -312,7 +311,7 @@ type queryTerm struct {
 }
 
 // queryTerms groups the words of a query by stem, in query order, keeping
-// the stems the index holds; of more than MaxQueryTerms it keeps the
+// the stems of live documents; of more than MaxQueryTerms it keeps the
 // rarest (fewest live documents; ties: first in the query). The i-th
 // term's bit in a match set is 1<<i.
 func (ix *Index) queryTerms(words []string) []queryTerm {
@@ -327,12 +326,15 @@ func (ix *Index) queryTerms(words []string) []queryTerm {
 			continue
 		}
 		p := ix.postings(s)
-		if p == nil || len(p.tfs) != len(p.docs) || len(p.docs) == 0 {
+		df := 0
+		if p != nil && len(p.tfs) == len(p.docs) {
+			df = ix.df(p)
+		}
+		if df == 0 {
 			at[s] = -1
 			continue
 		}
 		at[s] = len(out)
-		df := ix.df(p)
 		out = append(out, queryTerm{stem: s, count: 1, p: p, df: df, idf: ix.idf(df)})
 	}
 	return rarest(out, MaxQueryTerms)
