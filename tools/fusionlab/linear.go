@@ -97,14 +97,7 @@ func cvLoCoMo(qs []Q, mask []bool) {
 	}
 	var test []Q
 	for _, held := range convs {
-		var tr, te []Q
-		for _, q := range qs {
-			if q.Conv == held {
-				te = append(te, q)
-			} else {
-				tr = append(tr, q)
-			}
-		}
+		tr, te := leaveOut(qs, held)
 		w := fitLinear(tr, mask, []string{"L14", "L5"})
 		cache := featCache(te)
 		fmt.Println(held, line("base", evaluate(te, weighted(0.5, 0.1))))

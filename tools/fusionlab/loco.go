@@ -19,14 +19,7 @@ func loco(qs []Q) {
 	sc := func(c cfg) scorer { return dateBoost(sessionOn(weighted(c.a, 0.1), c.s), c.d, 1, 14) }
 	var all, before, chosen []float64
 	for _, held := range convs {
-		var tr, te []Q
-		for _, q := range qs {
-			if q.Conv == held {
-				te = append(te, q)
-			} else {
-				tr = append(tr, q)
-			}
-		}
+		tr, te := leaveOut(qs, held)
 		best, bc := -1.0, cfg{}
 		for _, c := range cfgs {
 			if v := evaluate(tr, sc(c))["L14"]; v > best {
@@ -41,4 +34,17 @@ func loco(qs []Q) {
 		all, before, chosen = append(all, d["L14"]), append(before, b["L14"]), append(chosen, r["L14"])
 	}
 	fmt.Println(before, chosen, all)
+}
+
+// leaveOut splits qs into the questions of every conversation but held,
+// and those of held.
+func leaveOut(qs []Q, held string) (others, of []Q) {
+	for _, q := range qs {
+		if q.Conv == held {
+			of = append(of, q)
+		} else {
+			others = append(others, q)
+		}
+	}
+	return others, of
 }

@@ -43,14 +43,7 @@ func shortLoco(qs []Q) {
 		}
 	}
 	for _, held := range []string{"conv-26", "conv-30", "conv-41", "conv-42", "conv-43"} {
-		var tr, te []Q
-		for _, q := range qs {
-			if q.Conv == held {
-				te = append(te, q)
-			} else {
-				tr = append(tr, q)
-			}
-		}
+		tr, te := leaveOut(qs, held)
 		best, bc := -1.0, cfg{}
 		for _, c := range cfgs {
 			if v := evaluate(tr, shortTurn(def, c.g, c.full))["L14"]; v > best {
