@@ -69,7 +69,7 @@ func feedbackTerms(cands []*candidate, terms []string) []string {
 	var lending []map[string]float64 // per lending hit, its words' shares of its text
 	var scores []float64
 	for _, c := range best[:min(feedbackHits, len(best))] {
-		if c.score <= 0 || !c.evidence() || len(textnorm.Words(c.rec.Text)) < feedbackMinWords {
+		if c.score <= 0 || !c.evidence() || textnorm.CountWords(c.rec.Text, feedbackMinWords) < feedbackMinWords {
 			continue
 		}
 		words := textnorm.Words(c.rec.Title + " " + c.rec.Text)
