@@ -10,7 +10,8 @@ import (
 
 // FuzzTextnorm: the query normaliser on any input. Normalize is idempotent
 // and leaves no outer or doubled spaces; Hash follows Normalize; Words are
-// non-empty runs of letters and digits that split the same way again;
+// non-empty runs of letters and digits that split the same way again, as
+// many as CountWords counts;
 // Terms are distinct words of the query, stopwords only when nothing else
 // is left.
 func FuzzTextnorm(f *testing.F) {
@@ -38,6 +39,12 @@ func FuzzTextnorm(f *testing.F) {
 		}
 		if again := Words(strings.Join(words, " ")); !slices.Equal(again, words) {
 			t.Fatalf("Words(%q) = %q, but its words split again as %q", s, words, again)
+		}
+		if n := CountWords(s, len(s)+1); utf8.ValidString(s) && n != len(words) {
+			t.Fatalf("CountWords(%q) = %d, but Words gives %d: %q", s, n, len(words), words)
+		}
+		if n := CountWords(s, 3); n != min(3, CountWords(s, len(s)+1)) {
+			t.Fatalf("CountWords(%q, 3) = %d", s, n)
 		}
 		terms := Terms(s)
 		seen := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -81,13 +82,24 @@ func isASCII(s string) bool {
 }
 
 // CountWords returns the number of words of s as Words splits them (runs of
-// letters and digits), counting no further than limit: a caller that only
-// needs to know whether a text is short does not read all of a long one.
+// letters and digits; an accent, which Fold strips, does not split one),
+// counting no further than limit: a caller that only needs to know whether
+// a text is short does not read all of a long one.
 func CountWords(s string, limit int) int {
 	n, in := 0, false
-	for _, r := range s {
-		word := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' ||
-			r >= 0x80 && (unicode.IsLetter(r) || unicode.IsNumber(r))
+	for i := 0; i < len(s); {
+		c, size := s[i], 1
+		word := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if unicode.Is(unicode.Mn, r) { // an accent, which Fold strips: within a word
+				i += size
+				continue
+			}
+			word = unicode.IsLetter(r) || unicode.IsNumber(r)
+		}
+		i += size
 		if word && !in {
 			if n == limit {
 				return n
