@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // BM25 parameters and field weights: a word in a title or a tag says more
@@ -65,6 +66,8 @@ type Index struct {
 	strs     interner
 	live     int
 	totalLen float64
+	gen      uint64                    // bumped by every write: a selection is of one generation
+	selected atomic.Pointer[selection] // the last Select, which a recall's second search asks again
 }
 
 type plist struct {
@@ -95,6 +98,7 @@ func (ix *Index) Put(d Doc) {
 	tf, length := Weights(d)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.gen++
 	ix.remove(d.Key)
 	n := uint32(len(ix.keys))
 	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
@@ -139,6 +143,7 @@ func Params() (float64, float64) { return k1, b }
 func (ix *Index) Delete(key int64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.gen++
 	ix.remove(key)
 }
 

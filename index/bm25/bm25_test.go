@@ -354,3 +354,38 @@ func TestLongQueryReadsRarestTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectAgain: the same filter again, with no write between, is
+// answered from the last selection; a write, another filter or another
+// time is selected anew, and changing the filter's lists afterwards
+// changes nothing kept.
+func TestSelectAgain(t *testing.T) {
+	ix := New()
+	ix.Put(Doc{Key: 1, Text: "a", Attrs: Attrs{Project: "p", Tags: []string{"x"}}})
+	ix.Put(Doc{Key: 2, Text: "b", Attrs: Attrs{Project: "p", Expires: 50}})
+	f := Filter{Project: "p", Tags: []string{"x"}, Now: 10}
+	first := ix.Select(f)
+	if again := ix.Select(f); again != first || first.Len() != 1 {
+		t.Fatalf("the same filter again: %p (%d keys), want the first selection %p", again, again.Len(), first)
+	}
+	f.Tags[0] = "y" // the caller's list, changed: no longer the kept filter
+	if s := ix.Select(f); s == first || s.Len() != 0 {
+		t.Fatalf("tag y: %d keys from %p", s.Len(), s)
+	}
+	all := Filter{Project: "p", Now: 10}
+	if s := ix.Select(all); s.Len() != 2 {
+		t.Fatalf("project p at 10: %d keys, want 2", s.Len())
+	}
+	if s := ix.Select(Filter{Project: "p", Now: 60}); s.Len() != 1 || s.Has(2) {
+		t.Fatalf("project p at 60, after key 2 expired: %d keys", s.Len())
+	}
+	before := ix.Select(all)
+	ix.Put(Doc{Key: 3, Text: "c", Attrs: Attrs{Project: "p"}})
+	if s := ix.Select(all); s == before || s.Len() != 3 || !s.Has(3) {
+		t.Fatalf("after a write: %d keys, has 3: %v", s.Len(), s.Has(3))
+	}
+	ix.Delete(1)
+	if s := ix.Select(all); s.Len() != 2 || s.Has(1) {
+		t.Fatalf("after a delete: %d keys, has 1: %v", s.Len(), s.Has(1))
+	}
+}

@@ -1,6 +1,9 @@
 package bm25
 
-import "slices"
+import (
+	"reflect"
+	"slices"
+)
 
 // Filter restricts a search. Zero values do not restrict.
 type Filter struct {
@@ -125,12 +128,33 @@ func (s *KeySet) Has(key int64) bool {
 // Len returns the number of keys in the set.
 func (s *KeySet) Len() int { return s.n }
 
+// clone copies f's lists, so a caller changing its own cannot change a
+// kept copy.
+func (f Filter) clone() Filter {
+	f.Types, f.Kinds, f.Statuses, f.Tags = slices.Clone(f.Types), slices.Clone(f.Kinds), slices.Clone(f.Statuses), slices.Clone(f.Tags)
+	return f
+}
+
+// selection is a Select's answer to f over one generation of the index.
+type selection struct {
+	f   Filter
+	gen uint64
+	set *KeySet
+}
+
 // Select returns the keys of the live documents passing f, so another index
 // over the same keys (the vector index) can filter exactly as this one does.
+// The set is shared: a caller must not change it. Asked the same filter
+// again with no write between (a recall's second search), it answers
+// without reading every document again.
 func (ix *Index) Select(f Filter) *KeySet {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	if last := ix.selected.Load(); last != nil && last.gen == ix.gen && reflect.DeepEqual(last.f, f) {
+		return last.set
+	}
 	s := &KeySet{}
+	defer func() { ix.selected.Store(&selection{f: f.clone(), gen: ix.gen, set: s}) }()
 	match, ok := ix.compile(f)
 	if !ok {
 		return s
