@@ -355,10 +355,10 @@ func TestLongQueryReadsRarestTerms(t *testing.T) {
 	}
 }
 
-// TestSelectAgain: the same filter again, with no write between, is
-// answered from the last selection; a write, another filter or another
-// time is selected anew, and changing the filter's lists afterwards
-// changes nothing kept.
+// TestSelectAgain: the same filter again, with no write between and no
+// document expired since, is answered from the last selection; a write,
+// another filter or a time across an expiry is selected anew, and changing
+// the filter's lists afterwards changes nothing kept.
 func TestSelectAgain(t *testing.T) {
 	ix := New()
 	ix.Put(Doc{Key: 1, Text: "a", Attrs: Attrs{Project: "p", Tags: []string{"x"}}})
@@ -373,11 +373,25 @@ func TestSelectAgain(t *testing.T) {
 		t.Fatalf("tag y: %d keys from %p", s.Len(), s)
 	}
 	all := Filter{Project: "p", Now: 10}
-	if s := ix.Select(all); s.Len() != 2 {
-		t.Fatalf("project p at 10: %d keys, want 2", s.Len())
+	at10 := ix.Select(all)
+	if at10.Len() != 2 {
+		t.Fatalf("project p at 10: %d keys, want 2", at10.Len())
 	}
-	if s := ix.Select(Filter{Project: "p", Now: 60}); s.Len() != 1 || s.Has(2) {
-		t.Fatalf("project p at 60, after key 2 expired: %d keys", s.Len())
+	if s := ix.Select(Filter{Project: "p", Now: 49}); s != at10 { // nothing expired since 10
+		t.Fatalf("project p at 49: selected anew")
+	}
+	at60 := ix.Select(Filter{Project: "p", Now: 60})
+	if at60 == at10 || at60.Len() != 1 || at60.Has(2) {
+		t.Fatalf("project p at 60, after key 2 expired at 50: %d keys", at60.Len())
+	}
+	if s := ix.Select(Filter{Project: "p", Now: 50}); s != at60 { // expiry is at or before Now
+		t.Fatalf("project p at 50: selected anew")
+	}
+	if s := ix.Select(Filter{Project: "p", Now: 49}); s == at60 || s.Len() != 2 {
+		t.Fatalf("project p at 49 again: %d keys", s.Len())
+	}
+	if s := ix.Select(Filter{Project: "p"}); s.Len() != 2 { // no expiry check at all
+		t.Fatalf("project p, no time: %d keys", s.Len())
 	}
 	before := ix.Select(all)
 	ix.Put(Doc{Key: 3, Text: "c", Attrs: Attrs{Project: "p"}})

@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"math"
 	"reflect"
 	"slices"
 )
@@ -135,33 +136,60 @@ func (f Filter) clone() Filter {
 	return f
 }
 
-// selection is a Select's answer to f over one generation of the index.
+// selection is a Select's answer to f over one generation of the index. No
+// document expires within [from, to), which holds f.Now: at any time in
+// it, the answer is the same.
 type selection struct {
-	f   Filter
-	gen uint64
-	set *KeySet
+	f        Filter
+	gen      uint64
+	from, to int64
+	set      *KeySet
+}
+
+// answers reports whether s is Select's answer to f in generation gen.
+func (s *selection) answers(f Filter, gen uint64) bool {
+	if s == nil || s.gen != gen {
+		return false
+	}
+	kept := s.f
+	if f.Now != 0 && kept.Now != 0 && s.from <= f.Now && f.Now < s.to {
+		kept.Now = f.Now
+	}
+	return reflect.DeepEqual(kept, f)
 }
 
 // Select returns the keys of the live documents passing f, so another index
 // over the same keys (the vector index) can filter exactly as this one does.
 // The set is shared: a caller must not change it. Asked the same filter
-// again with no write between (a recall's second search), it answers
-// without reading every document again.
+// again with no write between (a recall's second search, the next recall),
+// even at a later time as long as no document has expired meanwhile, it
+// answers without reading every document again.
 func (ix *Index) Select(f Filter) *KeySet {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if last := ix.selected.Load(); last != nil && last.gen == ix.gen && reflect.DeepEqual(last.f, f) {
+	if last := ix.selected.Load(); last.answers(f, ix.gen) {
 		return last.set
 	}
-	s := &KeySet{}
-	defer func() { ix.selected.Store(&selection{f: f.clone(), gen: ix.gen, set: s}) }()
+	sel := &selection{f: f.clone(), gen: ix.gen, from: math.MinInt64, to: math.MaxInt64, set: &KeySet{}}
+	defer ix.selected.Store(sel)
 	match, ok := ix.compile(f)
 	if !ok {
-		return s
+		return sel.set
 	}
+	s := sel.set
 	for n, alive := range ix.alive {
 		key := ix.keys[n]
-		if !alive || key < 0 || !match(uint32(n)) {
+		if !alive || key < 0 {
+			continue
+		}
+		switch e := ix.attrs[n].expires; {
+		case e == 0:
+		case e <= f.Now:
+			sel.from = max(sel.from, e)
+		default:
+			sel.to = min(sel.to, e)
+		}
+		if !match(uint32(n)) {
 			continue
 		}
 		for key>>6 >= int64(len(s.bits)) {
