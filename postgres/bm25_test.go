@@ -22,9 +22,9 @@ import (
 // postings of common terms, ranks and scores as the embedded index does,
 // which reads them all: the same records at the same scores, for many
 // queries (some longer than bm25.MaxQueryTerms), k and filters, on both of
-// its paths (walking the posting lists,
-// here also with limits small enough to take many rounds, and scoring
-// every record that passes a narrow filter).
+// its paths (walking the posting lists, here also with limits small enough
+// to take many rounds, and scoring every record that passes a narrow
+// filter).
 func TestLexicalMatchesSQLite(t *testing.T) {
 	ctx := context.Background()
 	pg := pgtest.Open(t)

@@ -262,8 +262,8 @@ func (ix *Index) Search(q Query) []Hit {
 	}
 	avg := float32(ix.totalLen / float64(ix.live))
 	terms := ix.queryTerms(q.Terms)
-	for i, t := range terms {
-		p, w, bit := t.p, t.count*t.idf, uint64(1)<<i
+	for ti, t := range terms {
+		p, w, bit := t.p, t.count*t.idf, uint64(1)<<ti
 		for i, d := range p.docs {
 			if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
 				continue
