@@ -1,14 +1,12 @@
 package bm25
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
 
+	"github.com/mneme-ai/mneme/internal/eval"
 	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
@@ -22,7 +20,7 @@ func TestLongQueryFidelity(t *testing.T) {
 	if dir == "" {
 		t.Skip("MNEME_NFCORPUS is not set")
 	}
-	ix, texts := nfcorpusIndex(t, filepath.Join(dir, "corpus.jsonl"))
+	ix, texts := nfcorpusIndex(t, dir)
 	keys := func(hits []Hit) []int64 {
 		var out []int64
 		for _, h := range hits {
@@ -49,21 +47,16 @@ func TestLongQueryFidelity(t *testing.T) {
 	}
 }
 
-func nfcorpusIndex(t *testing.T, path string) (*Index, []string) {
-	f, err := os.Open(path)
+// nfcorpusIndex indexes the corpus of the BEIR set in dir and returns its
+// documents' texts, keyed from 1 in corpus order.
+func nfcorpusIndex(t *testing.T, dir string) (*Index, []string) {
+	set, err := eval.LoadBEIR(dir, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	ix := New()
 	var texts []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var d struct{ Title, Text string }
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			t.Fatal(err)
-		}
+	for _, d := range set.Docs {
 		texts = append(texts, d.Title+" "+d.Text)
 		ix.Put(Doc{Key: int64(len(texts)), Title: d.Title, Text: d.Text})
 	}
