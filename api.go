@@ -197,7 +197,7 @@ func (e *Engine) patch(ctx context.Context, id string, p Patch, clearance Sensit
 		}
 	}
 	r.ContentHash, r.UpdatedAt = "", now
-	if _, err := e.Import(ctx, []*Record{r}, WriteOptions{Redact: p.Redact}); err != nil {
+	if _, err := e.rewriteRecords(ctx, []*Record{r}, WriteOptions{Redact: p.Redact}); err != nil {
 		return nil, err
 	}
 	return e.store.Get(ctx, id) // as stored, even if the patch made it secret

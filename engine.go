@@ -1,6 +1,7 @@
 package mneme
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -73,16 +74,29 @@ func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode, opts
 	res, err := e.store.Put(ctx, recs, mode, e.now().UTC())
 	if err == nil {
 		e.leftPending(&res, p)
+		err = e.hideDerived(ctx, recs)
 	}
 	return res, stopped(ctx, err, kept, 0)
 }
 
 // Import stores records as exported: ids, times, status and links kept.
+// It only updates records the caller may read, and promotion history a
+// server's caller brings is marked as imported by it.
 func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
 	if err := e.prepareAll(ctx, "import", recs, opts); err != nil {
 		return WriteResult{}, err
 	}
 	if err := e.importable(ctx, recs); err != nil {
+		return WriteResult{}, err
+	}
+	return e.write(ctx, recs, ModeImport, opts)
+}
+
+// rewriteRecords writes back records the Engine read and changed (an
+// update, a promotion) as an import does, their promotion history as the
+// Engine made it.
+func (e *Engine) rewriteRecords(ctx context.Context, recs []*Record, opts WriteOptions) (WriteResult, error) {
+	if err := e.prepareAll(ctx, "update", recs, opts); err != nil {
 		return WriteResult{}, err
 	}
 	return e.write(ctx, recs, ModeImport, opts)
@@ -148,48 +162,63 @@ func prepare(r *Record, opts WriteOptions) error {
 	return Prepare(r)
 }
 
-// importable checks that a scope limited to projects only updates records
-// it covers: an import updates the record with its id wherever it is.
+// importable checks, before the write, that the caller may read every
+// record an import would update (see CheckImport, which the store applies
+// again in the write's transaction), so the refusal names the line; and
+// marks the promotions it brings that are not stored yet as imported by
+// the caller (stampImported).
 func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 	sc := ScopeFrom(ctx)
-	if len(sc.Projects) == 0 {
+	if sc.local {
 		return nil
 	}
 	for i, rec := range recs {
-		if rec.ID == "" {
-			continue
+		var old *Record
+		if rec.ID != "" {
+			var err error
+			old, err = e.store.Get(ctx, rec.ID)
+			switch {
+			case ErrorCode(err) == ENOTFOUND:
+				old = nil
+			case err != nil:
+				return err
+			case !sc.CanRead(old):
+				return inBatch(len(recs), i, unwritableID(sc, rec.ID))
+			}
 		}
-		old, err := e.store.Get(ctx, rec.ID)
-		switch {
-		case ErrorCode(err) == ENOTFOUND:
-		case err != nil:
-			return err
-		case !sc.Covers(old.Project):
-			return inBatch(len(recs), i, Errorf(EFORBIDDEN, "record %s is stored in a project token %q does not cover", rec.ID, sc.Name))
-		}
+		stampImported(rec, old, sc.Name)
 	}
 	return nil
 }
 
 // Get returns one record visible at clearance (capped by the caller's
-// scope); a record of a project outside the scope is not found.
+// scope). A record the caller may not read is not found, with the same
+// message as an id nothing has: a caller without clearance cannot tell a
+// secret record from a missing one.
 func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
 	if !ValidID(id) {
 		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
 	}
+	sc := ScopeFrom(ctx)
+	clearance = cmp.Or(sc.Allow(clearance), Internal)
 	r, err := e.store.Get(ctx, id)
-	if err != nil {
+	switch {
+	case ErrorCode(err) == ENOTFOUND || err == nil && (!sc.Covers(r.Project) || !r.Visible(clearance)):
+		return nil, notFound(sc, id, clearance)
+	case err != nil:
 		return nil, err
 	}
-	sc := ScopeFrom(ctx)
-	if !sc.Covers(r.Project) {
-		return nil, Errorf(ENOTFOUND, "no record with id %s", id)
-	}
-	clearance = sc.Allow(clearance)
-	if !r.Visible(clearance) {
-		return nil, Errorf(ENOTFOUND, "record %s is secret: read it with clearance secret ({{clearance=secret}})", id)
-	}
 	return r, nil
+}
+
+// notFound is the answer for an id the caller cannot see, whether nothing
+// has it or the caller may not read it. A caller that could read secret
+// records with a higher clearance is reminded of it, whatever the id.
+func notFound(sc Scope, id string, clearance Sensitivity) error {
+	if sc.Reads() == Secret && clearance != Secret {
+		return Errorf(ENOTFOUND, "no record with id %s at clearance %s (secret records need {{clearance=secret}})", id, clearance)
+	}
+	return Errorf(ENOTFOUND, "no record with id %s", id)
 }
 
 // List returns a page of records passing f, newest first.

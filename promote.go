@@ -170,7 +170,7 @@ func (e *Engine) upgrade(ctx context.Context, r *Record, req PromoteRequest, ent
 	r.base = &base
 	r.Status, r.Title, r.UpdatedAt = req.Status, title, e.Now()
 	r.Promotions = append(slices.Clip(r.Promotions), entry)
-	if _, err := e.Import(ctx, []*Record{r}, WriteOptions{}); err != nil {
+	if _, err := e.rewriteRecords(ctx, []*Record{r}, WriteOptions{}); err != nil {
 		return PromoteResult{}, err
 	}
 	stored, err := e.store.Get(ctx, r.ID)
@@ -182,7 +182,7 @@ func (e *Engine) create(ctx context.Context, built *Record, entry Promotion) (Pr
 	now := e.Now()
 	built.ID, built.CreatedAt, built.UpdatedAt = NewID(now), now, now
 	built.Promotions = []Promotion{entry}
-	res, err := e.Import(ctx, []*Record{built}, WriteOptions{})
+	res, err := e.rewriteRecords(ctx, []*Record{built}, WriteOptions{})
 	if err != nil {
 		return PromoteResult{}, err
 	}
@@ -194,18 +194,18 @@ func (e *Engine) create(ctx context.Context, built *Record, entry Promotion) (Pr
 }
 
 // builtBefore is the record of built's type that already holds its text
-// in its project (a promotion of the same sources), or nil.
+// in its project (a promotion of the same sources), or nil. One the caller
+// may not read is not there for it (Scope.CanRead): the promotion then
+// creates a record of its own.
 func (e *Engine) builtBefore(ctx context.Context, built *Record, clearance Sensitivity) (*Record, error) {
 	f := Filter{Project: built.Project, Types: []Type{built.Type}, ContentHash: textnorm.Hash(built.Text),
-		IncludeSuperseded: true, IncludeExpired: true, Clearance: Secret, Now: e.Now()}
+		IncludeSuperseded: true, IncludeExpired: true, Clearance: ScopeFrom(ctx).Allow(clearance), Now: e.Now()}
 	recs, _, err := e.store.List(ctx, f, 1, "")
 	if err != nil || len(recs) == 0 {
 		return nil, err
 	}
 	r := recs[0]
 	switch {
-	case !r.Visible(ScopeFrom(ctx).Allow(clearance)):
-		return nil, Errorf(ECONFLICT, "record %s, secret, already holds this text as a %s record: promote it with clearance secret ({{clearance=secret}})", r.ID, r.Type)
 	case r.Status == Superseded || r.Expired(e.Now()):
 		return nil, Errorf(ECONFLICT, "record %s already holds this text as a %s record, but it is superseded or expired: forget it first, or promote its current version", r.ID, r.Type)
 	}

@@ -77,7 +77,7 @@ func TestPromoteRefusals(t *testing.T) {
 		{"episodic target", ada, mneme.PromoteRequest{IDs: []string{ids["cache"]}, To: mneme.Episodic}, mneme.EINVALID, "not a reusable type"},
 		{"bad status", ada, mneme.PromoteRequest{IDs: []string{ids["cache"]}, To: mneme.Semantic, Status: mneme.Active}, mneme.EINVALID, "not a reusable status"},
 		{"unknown id", ada, mneme.PromoteRequest{IDs: []string{ids["cache"], missing}, To: mneme.Semantic}, mneme.ENOTFOUND, "nothing was promoted"},
-		{"secret without clearance", ada, mneme.PromoteRequest{IDs: []string{ids["secret"]}, To: mneme.Semantic}, mneme.ENOTFOUND, "clearance secret"},
+		{"secret without clearance", ada, mneme.PromoteRequest{IDs: []string{ids["secret"]}, To: mneme.Semantic}, mneme.ENOTFOUND, "no record with id"},
 		{"superseded", ada, mneme.PromoteRequest{IDs: []string{ids["old"]}, To: mneme.Semantic}, mneme.EINVALID, "superseded"},
 		{"two projects", ada, mneme.PromoteRequest{IDs: []string{ids["cache"], ids["blog"]}, To: mneme.Semantic}, mneme.EINVALID, "different projects"},
 		{"lowered status", ada, mneme.PromoteRequest{IDs: []string{ids["published"]}, To: mneme.Semantic}, mneme.EINVALID, "never lowers"},

@@ -21,6 +21,11 @@ type Promotion struct {
 	// upgraded in place, else the records it was built from (its
 	// derived_from links).
 	From []PromotedFrom `json:"from"`
+	// ImportedBy names the caller (a token) whose import brought this
+	// entry: a server's caller cannot write promotion history in another's
+	// name, only carry it in under its own. Set by mneme, never taken as
+	// given from such an import.
+	ImportedBy string `json:"imported_by,omitempty"`
 }
 
 // PromotedFrom is a record a promotion started from, as it was then.
@@ -118,5 +123,26 @@ func (p Promotion) String() string {
 	for i, f := range p.From {
 		from[i] = fmt.Sprintf("%s %s %s", f.Type, f.Status, f.ID)
 	}
-	return fmt.Sprintf("%s %s by %s at %s, from %s", p.ToStatus, p.ToType, p.By, p.At.Format(time.RFC3339), strings.Join(from, ", "))
+	imported := ""
+	if p.ImportedBy != "" {
+		imported = " (imported by " + p.ImportedBy + ")"
+	}
+	return fmt.Sprintf("%s %s by %s%s at %s, from %s", p.ToStatus, p.ToType, p.By, imported, p.At.Format(time.RFC3339), strings.Join(from, ", "))
+}
+
+// stampImported marks each promotion rec brings that old (the stored
+// record with its id, or nil) does not already hold as imported by name.
+func stampImported(rec, old *Record, name string) {
+	var held []string
+	if old != nil {
+		for _, p := range old.Promotions {
+			held = append(held, MarshalPromotions([]Promotion{p}))
+		}
+	}
+	for i := range rec.Promotions {
+		p := &rec.Promotions[i]
+		if !slices.Contains(held, MarshalPromotions([]Promotion{*p})) {
+			p.ImportedBy = name
+		}
+	}
 }

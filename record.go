@@ -118,6 +118,13 @@ type Link struct {
 	Target string `json:"target"`
 }
 
+// LinkJSON is l as stores keep it, inside the JSON array of a record's
+// links: what a store matches to find the records linking to a target.
+func LinkJSON(l Link) string {
+	b, _ := json.Marshal(l) // two strings: always encodes
+	return string(b)
+}
+
 // EventTime is when the record's content happened: OccurredAt, else
 // CreatedAt. Time filters apply to it.
 func (r *Record) EventTime() time.Time {

@@ -87,6 +87,26 @@ func CheckBase(existing, in *Record) error {
 	return &Error{Code: ECONFLICT, Message: "record " + in.ID + " was changed by another writer while this write was in progress: try again", Err: errChanged}
 }
 
+// CheckImport refuses to write in over existing, the stored record with
+// in's id read in the write's transaction (nil if there is none), when the
+// caller of ctx may not read existing (Scope.CanRead: an import may only
+// update what the caller could update by id), or when existing changed
+// since in was read from it (CheckBase). Stores call it before
+// ResolveImport.
+func CheckImport(ctx context.Context, existing, in *Record) error {
+	if sc := ScopeFrom(ctx); existing != nil && !sc.CanRead(existing) {
+		return unwritableID(sc, existing.ID)
+	}
+	return CheckBase(existing, in)
+}
+
+// unwritableID refuses an import that carries the id of a record sc may
+// not read. Ids are unique, so the write cannot go ahead, but the message
+// is the same whatever hides the record (its project or its sensitivity).
+func unwritableID(sc Scope, id string) error {
+	return Errorf(EFORBIDDEN, "record %s cannot be written by %q: an import updates the record with its id, and this one is not a record %q may read; leave out the id to store it as a new record", id, sc.Name, sc.Name)
+}
+
 // rewrite runs a read-modify-write (read, change and write back a record)
 // until it does not race another writer: each lost race means another
 // writer's change landed, so a few dozen writers at once all get through.

@@ -22,11 +22,15 @@ type Scope struct {
 	Projects  []string    // empty: every project
 	Write     bool        // may remember, update, import and forget
 	Clearance Sensitivity // the most sensitive records readable; "" means Internal
+	// local marks the owner of the data directory (the CLI, the library),
+	// as opposed to a caller a server let in: only the owner's imports
+	// keep promotion history as given (see stampImported).
+	local bool
 }
 
 // Owner is the scope of a context that carries none: the library and the
 // CLI, run by the owner of the data directory.
-var Owner = Scope{Name: "owner", Write: true, Clearance: Secret}
+var Owner = Scope{Name: "owner", Write: true, Clearance: Secret, local: true}
 
 type scopeKey struct{}
 
@@ -83,6 +87,20 @@ func (s Scope) Reads() Sensitivity {
 	}
 	return s.Clearance
 }
+
+// CanRead reports whether s may read r at all: r's project is one s
+// covers and r is no more sensitive than s's clearance. A record s may not
+// read does not exist for it, on every path: get, list and recall, but also
+// dedupe, supersession by key, import by id and error messages. Stores
+// call it (or Hidden) on what a write would touch.
+func (s Scope) CanRead(r *Record) bool {
+	return s.Covers(r.Project) && r.Visible(s.Reads())
+}
+
+// HidesSecrets reports whether the caller of ctx may not read secret
+// records: a store then leaves them out of what a write dedupes against
+// and supersedes.
+func HidesSecrets(ctx context.Context) bool { return ScopeFrom(ctx).Reads() != Secret }
 
 // Allow caps clearance at what s may read.
 func (s Scope) Allow(clearance Sensitivity) Sensitivity {

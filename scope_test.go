@@ -45,7 +45,7 @@ func TestScopeEnforced(t *testing.T) {
 		}, mneme.EFORBIDDEN, "read-only"},
 		{"reader gets its project", func() error { _, err := eng.Get(reader, shop, mneme.Internal); return err }, "", ""},
 		{"reader gets another project", func() error { _, err := eng.Get(reader, blog, mneme.Internal); return err }, mneme.ENOTFOUND, "no record with id"},
-		{"reader asks for secrets", func() error { _, err := eng.Get(reader, secret, mneme.Secret); return err }, mneme.ENOTFOUND, "clearance secret"},
+		{"reader asks for secrets", func() error { _, err := eng.Get(reader, secret, mneme.Secret); return err }, mneme.ENOTFOUND, "no record with id"},
 		{"cleared reads secrets", func() error { _, err := eng.Get(cleared, secret, mneme.Secret); return err }, "", ""},
 		{"reader lists another project", func() error {
 			_, _, err := eng.List(reader, mneme.Filter{Project: "blog"}, 10, "")
@@ -74,7 +74,7 @@ func TestScopeEnforced(t *testing.T) {
 		{"writer imports over another project's record", func() error {
 			_, err := eng.Import(writer, []*mneme.Record{{ID: blog, Text: "taken over", Project: "shop"}}, mneme.WriteOptions{})
 			return err
-		}, mneme.EFORBIDDEN, "does not cover"},
+		}, mneme.EFORBIDDEN, "not a record \"writer\" may read"},
 		{"writer prunes elsewhere", func() error {
 			_, err := eng.Prune(writer, mneme.PruneRequest{ForgetFilter: mneme.ForgetFilter{Project: "blog"}, Expired: true})
 			return err
@@ -91,7 +91,7 @@ func TestScopeEnforced(t *testing.T) {
 		{"writer promotes a secret it cannot read", func() error {
 			_, err := eng.Promote(writer, mneme.PromoteRequest{IDs: []string{secret}, To: mneme.Procedural}, mneme.Secret)
 			return err
-		}, mneme.ENOTFOUND, "clearance secret"},
+		}, mneme.ENOTFOUND, "no record with id"},
 		{"writer reindexes the store", func() error { _, err := eng.Reindex(writer); return err }, mneme.EFORBIDDEN, "only some projects"},
 		{"writer ingests elsewhere", func() error {
 			_, err := eng.Ingest(writer, []mneme.SourceFile{{URI: "a.md", Data: []byte("# A\n\ntext")}}, mneme.IngestOptions{Project: "blog"})

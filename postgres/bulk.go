@@ -43,7 +43,7 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 		ps, hs = append(ps, r.Project), append(hs, r.ContentHash)
 	}
 	hrows, err := w.tx.Query(w.ctx, `SELECT DISTINCT r.project, r.type, r.content_hash FROM unnest($1::text[], $2::text[]) AS k(project, hash)
-		JOIN records r ON r.project = k.project AND r.content_hash = k.hash`, ps, hs)
+		JOIN records r ON r.project = k.project AND r.content_hash = k.hash`+w.hidden(), ps, hs)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (w *writer) importBatch(recs []*mneme.Record, res *mneme.WriteResult) error
 	var inserts []*mneme.Record
 	for _, r := range recs {
 		old := existing[r.ID]
-		if err := mneme.CheckBase(old, r); err != nil {
+		if err := mneme.CheckImport(w.ctx, old, r); err != nil {
 			return err
 		}
 		key := r.Project + "\x00" + string(r.Type) + "\x00" + r.ContentHash

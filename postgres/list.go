@@ -51,6 +51,9 @@ func where(f mneme.Filter, a *args) string {
 	if f.ContentHash != "" {
 		add("r.content_hash = " + a.add(f.ContentHash))
 	}
+	if f.DerivedFrom != "" { // links are stored as JSON (see values)
+		add("r.links LIKE " + a.add("%"+mneme.LinkJSON(mneme.Link{Type: mneme.LinkDerivedFrom, Target: f.DerivedFrom})+"%"))
+	}
 	if f.Since != nil {
 		add("r.event_at >= " + a.add(f.Since.UnixNano()))
 	}

@@ -151,7 +151,7 @@ func (w *writer) one(where string, args ...any) (*mneme.Record, int64, error) {
 // one of r's type (a promotion keeps a text as an event and as a fact: a
 // write of either finds its own), then one not superseded, then the newest.
 func (w *writer) byHash(r *mneme.Record) (*mneme.Record, int64, error) {
-	return w.one("r.project = $1 AND r.content_hash = $2 ORDER BY r.type = $3 DESC, r.status = 'superseded', r.rid DESC LIMIT 1",
+	return w.one("r.project = $1 AND r.content_hash = $2"+w.hidden()+" ORDER BY r.type = $3 DESC, r.status = 'superseded', r.rid DESC LIMIT 1",
 		r.Project, r.ContentHash, string(r.Type))
 }
 
@@ -205,9 +205,20 @@ func (w *writer) apply(o mneme.Outcome, r, old *mneme.Record, res *mneme.WriteRe
 	return w.putVector(r)
 }
 
-// supersede retires the other active records with r's key.
+// hidden is the condition that leaves out of what a write dedupes against
+// and supersedes the records its caller may not read (mneme.Scope.CanRead:
+// the project is the write's own, which the caller covers).
+func (w *writer) hidden() string {
+	if mneme.HidesSecrets(w.ctx) {
+		return " AND r.sensitivity != 'secret'"
+	}
+	return ""
+}
+
+// supersede retires the other active records with r's key that the
+// caller may read.
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = $1 AND r.key = $2 AND r.status != 'superseded' AND r.id != $3 FOR UPDATE",
+	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = $1 AND r.key = $2 AND r.status != 'superseded' AND r.id != $3"+w.hidden()+" FOR UPDATE",
 		r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
@@ -263,7 +274,7 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 				return err
 			}
 		}
-		if err := mneme.CheckBase(existing, r); err != nil {
+		if err := mneme.CheckImport(w.ctx, existing, r); err != nil {
 			return err
 		}
 		dup := false

@@ -212,7 +212,7 @@ func (w *writer) one(query string, args ...any) (*mneme.Record, error) {
 // one of r's type (a promotion keeps a text as an event and as a fact: a
 // write of either finds its own), then one not superseded, then the newest.
 func (w *writer) byHash(r *mneme.Record) (*mneme.Record, error) {
-	return w.one("r.project = ? AND r.content_hash = ? ORDER BY r.type = ? DESC, r.status = 'superseded', r.seq DESC LIMIT 1",
+	return w.one("r.project = ? AND r.content_hash = ?"+w.hidden()+" ORDER BY r.type = ? DESC, r.status = 'superseded', r.seq DESC LIMIT 1",
 		r.Project, r.ContentHash, r.Type)
 }
 
@@ -236,9 +236,20 @@ func (w *writer) apply(o mneme.Outcome, r *mneme.Record, res *mneme.WriteResult)
 	return w.putVector(r)
 }
 
-// supersede retires the other active records with r's key.
+// hidden is the condition that leaves out of what a write dedupes against
+// and supersedes the records its caller may not read (mneme.Scope.CanRead:
+// the project is the write's own, which the caller covers).
+func (w *writer) hidden() string {
+	if mneme.HidesSecrets(w.ctx) {
+		return " AND r.sensitivity != 'secret'"
+	}
+	return ""
+}
+
+// supersede retires the other active records with r's key that the
+// caller may read.
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = ? AND r.key = ? AND r.status != 'superseded' AND r.id != ?", r.Project, r.Key, r.ID)
+	rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = ? AND r.key = ? AND r.status != 'superseded' AND r.id != ?"+w.hidden(), r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -289,7 +300,7 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 				return err
 			}
 		}
-		if err := mneme.CheckBase(existing, r); err != nil {
+		if err := mneme.CheckImport(w.ctx, existing, r); err != nil {
 			return err
 		}
 		dup := false

@@ -44,6 +44,12 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"Promotion":              testPromotion,
 		"SameTextTwoTypes":       testSameTextTwoTypes,
 		"PruneByFilter":          testPruneByFilter,
+		"RememberHiddenText":     testRememberHiddenText,
+		"SupersedeHiddenKey":     testSupersedeHiddenKey,
+		"ImportHiddenID":         testImportHiddenID,
+		"IDsHiddenAlike":         testIDsHiddenAlike,
+		"DerivedFollowSecret":    testDerivedFollowSecret,
+		"ImportedPromotions":     testImportedPromotions,
 	},
 	Search: {
 		"FilteredTopK":    testFilteredTopK,
