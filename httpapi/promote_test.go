@@ -42,7 +42,7 @@ func TestPromote(t *testing.T) {
 		{"lower status", &writer, map[string]any{"ids": []string{made.RecordID}, "to": "procedural"}, 400, mneme.EINVALID, "never lowers"},
 		{"unknown field", &writer, map[string]any{"ids": []string{ev}, "to": "semantic", "by": "me"}, 400, mneme.EINVALID, "unknown field"},
 		{"unknown id", &writer, map[string]any{"ids": []string{"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}, "to": "semantic"}, 404, mneme.ENOTFOUND, "nothing was promoted"},
-		{"secret without clearance", &writer, map[string]any{"ids": []string{secret}, "to": "semantic"}, 404, mneme.ENOTFOUND, "clearance"},
+		{"secret without clearance", &writer, map[string]any{"ids": []string{secret}, "to": "semantic"}, 404, mneme.ENOTFOUND, "no record with id"},
 		{"read-only", &reader, req, 403, mneme.EFORBIDDEN, "read-only"},
 		{"other project", &alpha, req, 404, mneme.ENOTFOUND, "no record with id"},
 	} {

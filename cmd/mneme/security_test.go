@@ -80,6 +80,7 @@ func TestSecurityTable(t *testing.T) {
 	port := s.url[strings.LastIndexByte(s.url, ':')+1:]
 	stdio := startMCPStdio(t, home)
 	rig := &securityRig{t: t, home: home, url: s.url, stdio: stdio, sessions: map[string]*mcp.ClientSession{}}
+	hidden := seedHidden(t, home)
 
 	const credential = "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 	huge := "atk-huge " + strings.Repeat("a", 1<<20)
@@ -189,6 +190,7 @@ func TestSecurityTable(t *testing.T) {
 			wantCLI: "exit 2 EINVALID", wantHTTP: "400 EINVALID", wantMCP: "rpc -32700", marker: "atk-json",
 		},
 	}
+	attacks = append(attacks, hidden.attacks()...)
 
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
@@ -222,6 +224,8 @@ func TestSecurityTable(t *testing.T) {
 	if got := stdio.call(t, "ping", `{}`); got != "ok" {
 		t.Errorf("ping on mcp stdio after the attacks: %s", got)
 	}
+
+	hidden.check(t, rig)
 
 	stored := ok(t, home, "export", "--clearance", "secret")
 	for _, ctl := range []string{"ctl-cli", "ctl-http", "ctl-mcp"} {
@@ -396,6 +400,36 @@ func (m *mcpStdio) raw(t *testing.T, line string) string {
 
 func (m *mcpStdio) exchange(t *testing.T, line, id string) string {
 	t.Helper()
+	r := m.reply(t, line, id)
+	switch {
+	case r.Error != nil:
+		return fmt.Sprintf("rpc %d", r.Error.Code)
+	case r.Result == nil:
+		return "no result"
+	case !r.Result.IsError:
+		return "ok"
+	}
+	if code, ok := r.Result.Meta["code"].(string); ok {
+		return "tool error " + code
+	}
+	return "tool error without a code"
+}
+
+// text calls a tool and returns its result's content as sent.
+func (m *mcpStdio) text(t *testing.T, tool, args string) string {
+	t.Helper()
+	m.next++
+	id := fmt.Sprint(m.next)
+	r := m.reply(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args), id)
+	if r.Result == nil {
+		return "no result"
+	}
+	return string(r.Result.Content)
+}
+
+// reply sends line and waits for the reply with id.
+func (m *mcpStdio) reply(t *testing.T, line, id string) rpcReply {
+	t.Helper()
 	if _, err := io.WriteString(m.stdin, line+"\n"); err != nil {
 		t.Fatalf("write to mneme mcp: %v\nstderr: %s", err, m.stderr)
 	}
@@ -410,21 +444,9 @@ func (m *mcpStdio) exchange(t *testing.T, line, id string) string {
 			if err := json.Unmarshal(l, &r); err != nil {
 				t.Fatalf("reply %q: %v", l, err)
 			}
-			if string(r.ID) != id {
-				continue // a notification, or an answer to someone else
-			}
-			switch {
-			case r.Error != nil:
-				return fmt.Sprintf("rpc %d", r.Error.Code)
-			case r.Result == nil:
-				return "no result"
-			case !r.Result.IsError:
-				return "ok"
-			}
-			if code, ok := r.Result.Meta["code"].(string); ok {
-				return "tool error " + code
-			}
-			return "tool error without a code"
+			if string(r.ID) == id {
+				return r
+			} // else a notification, or an answer to someone else
 		case <-timeout:
 			t.Fatalf("no reply to %.100q\nstderr: %s", line, m.stderr)
 		}
