@@ -15,6 +15,7 @@ func TestPrune(t *testing.T) {
 	draft := e.remember(&writer, mneme.RememberRequest{Text: "A first guess at the cause.", Project: "demo", Status: mneme.Draft})
 	kept := e.remember(&writer, mneme.RememberRequest{Text: "The cause, checked.", Project: "demo"})
 	other := e.remember(&writer, mneme.RememberRequest{Text: "A draft elsewhere.", Project: "alpha", Status: mneme.Draft})
+	e.remember(&writer, mneme.RememberRequest{Text: "An answer elsewhere.", Project: "alpha"}) // so pruning drafts does not empty alpha
 	before := e.stats()
 	for _, c := range []struct {
 		name   string
@@ -25,6 +26,7 @@ func TestPrune(t *testing.T) {
 		part   string
 	}{
 		{"project alone", &writer, map[string]any{"project": "demo"}, 400, mneme.EINVALID, "never empties a project"},
+		{"every current record", &writer, map[string]any{"project": "demo", "before": "2100-01-01"}, 400, mneme.EINVALID, "every current record of project \"demo\""},
 		{"nothing", &writer, map[string]any{}, 400, mneme.EINVALID, "say what to prune"},
 		{"bad status", &writer, map[string]any{"statuses": []string{"stale"}}, 400, mneme.EINVALID, "stale"},
 		{"wrong type", &writer, map[string]any{"expired": "yes"}, 400, mneme.EINVALID, "expired"},
