@@ -2,6 +2,7 @@ package mneme
 
 import (
 	"context"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -174,7 +175,7 @@ func (e *Engine) planFile(ctx context.Context, f SourceFile, o IngestOptions) (*
 			Tags: o.Tags, Sensitivity: o.Sensitivity,
 			Source: &Source{URI: f.URI, LineStart: c.LineStart, LineEnd: c.LineEnd, Parent: doc.ID, Chunk: c.Index}}
 		if err := prepare(r, WriteOptions{Redact: o.Redact}); err != nil {
-			return nil, Invalid("lines %d-%d: %s", c.LineStart, c.LineEnd, rawMessage(err))
+			return nil, chunkError(err, c)
 		}
 		p.chunks[i] = r
 	}
@@ -204,4 +205,19 @@ func (e *Engine) Sync(ctx context.Context, project string, prefixes []string, se
 		}
 	}
 	return docs, chunks, nil
+}
+
+// chunkError words a chunk's refusal for an ingest: a credential in its
+// text by the file's lines, with --redact first (secret would hide every
+// chunk of every file); anything else with the chunk's lines.
+func chunkError(err error, c chunk.Chunk) error {
+	var found *CredentialFound
+	if !errors.As(err, &found) || found.Field != "text" {
+		return Invalid("lines %d-%d: %s", c.LineStart, c.LineEnd, rawMessage(err))
+	}
+	fs := secret.Scan(c.Text)
+	for i := range fs {
+		fs[i].Line += c.LineStart - 1
+	}
+	return Invalid("the text contains a credential (%s): mask the values and ingest the rest ({{redact=true}}), or, if the files are secret, store every chunk as secret ({{sensitivity=secret}}; readers without clearance then see none of them)", secret.Describe(fs))
 }
