@@ -85,7 +85,11 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 	if err := e.importable(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
-	return e.write(ctx, recs, ModeImport, opts)
+	res, err := e.write(ctx, recs, ModeImport, opts)
+	if err != nil {
+		return res, err
+	}
+	return res, e.registerDocuments(ctx, recs)
 }
 
 // Check validates a record as Remember would, without storing it: surfaces

@@ -28,8 +28,11 @@ type IngestOptions struct {
 	// RequireEmbedding fails the ingest when the embedder is down or slow,
 	// instead of storing the chunks pending (see WriteOptions).
 	RequireEmbedding bool
-	MaxTokens        int // target chunk size; 0 means 400
-	OverlapTokens    int // tokens repeated between chunks; 0 means 50, negative none
+	// Force chunks and stores every file again, even one the registry
+	// says is stored unchanged (after new chunk settings, say).
+	Force         bool
+	MaxTokens     int // target chunk size; 0 means 400
+	OverlapTokens int // tokens repeated between chunks; 0 means 50, negative none
 }
 
 // IngestResult counts what an ingest did.
@@ -48,7 +51,8 @@ type plannedDoc struct {
 // Ingest chunks files and stores each as a document. Every file is chunked
 // and checked before anything is written, so a credential in one file stops
 // the whole ingest with nothing written. Unchanged files are left alone; a
-// changed file's chunks are replaced.
+// changed file's chunks are replaced, and so are those of a file whose
+// chunks were forgotten since (or every file's, with Force).
 func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions) (IngestResult, error) {
 	var res IngestResult
 	sc := ScopeFrom(ctx)
@@ -149,8 +153,8 @@ func (e *Engine) planFile(ctx context.Context, f SourceFile, o IngestOptions) (*
 	hash := hex.EncodeToString(sum[:])
 	doc, err := e.store.Document(ctx, o.Project, f.URI)
 	switch {
-	case err == nil && doc.Hash == hash && doc.Intact:
-		return nil, nil
+	case err == nil && !o.Force && doc.Hash == hash && doc.Intact && (doc.Chunks > 0 || strings.TrimSpace(string(f.Data)) == ""):
+		return nil, nil // a document of no chunks of its own (each one a duplicate) is checked again: the records it matched may be gone
 	case err == nil:
 		doc.Hash = hash
 	case ErrorCode(err) == ENOTFOUND:
