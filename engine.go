@@ -50,6 +50,11 @@ type WriteOptions struct {
 	// RequireEmbedding fails the write with EUNAVAILABLE when the embedder
 	// is down or slow, instead of storing its records pending.
 	RequireEmbedding bool
+	// ExactLinks makes a record whose text is already stored carry the
+	// links it is written with, instead of adding them to the stored ones
+	// (a summary links to the sources it was made from, not to every
+	// source it once had).
+	ExactLinks bool
 }
 
 // Remember stores recs in one transaction: dedupe by content, supersession by
@@ -111,6 +116,7 @@ func (e *Engine) prepareAll(ctx context.Context, what string, recs []*Record, op
 		if r.Project, err = sc.Resolve(r.Project); err == nil {
 			err = prepare(r, opts)
 		}
+		r.exactLinks = opts.ExactLinks
 		if err != nil {
 			return inBatch(len(recs), i, err)
 		}

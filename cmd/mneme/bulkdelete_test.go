@@ -47,10 +47,17 @@ func TestPruneNeverEmptiesAProject(t *testing.T) {
 	if n, m := count(t, home, "p"), count(t, home, "q"); n != 3 || m != 2 {
 		t.Fatalf("a refused prune deleted records: %d and %d left", n, m)
 	}
-	seed(t, home, "p", "draft", 1)
+	seed(t, home, "p", "draft", 1) // drafts do not count: the prune would still empty p
+	if r := mneme(t, home, "", "prune", "--status", "active", "--project", "p"); r.code != 2 {
+		t.Fatalf("prune that keeps only a draft: exit %d %q", r.code, r.stderr)
+	}
+	if p := decode[pruneJSON](t, ok(t, home, "prune", "--status", "draft", "--project", "p", "--json")); p.Pruned != 1 {
+		t.Fatalf("prune of the drafts = %+v", p)
+	}
+	seed(t, home, "p", "validated", 1)
 	p := decode[pruneJSON](t, ok(t, home, "prune", "--status", "active", "--project", "p", "--json"))
-	if p.Pruned != 3 || count(t, home, "p") != 1 {
-		t.Fatalf("prune that keeps the draft = %+v", p)
+	if p.Pruned != 3 || count(t, home, "p") != 0 {
+		t.Fatalf("prune that keeps the validated record = %+v", p)
 	}
 }
 
