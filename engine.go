@@ -51,6 +51,11 @@ type WriteOptions struct {
 	// RequireEmbedding fails the write with EUNAVAILABLE when the embedder
 	// is down or slow, instead of storing its records pending.
 	RequireEmbedding bool
+	// ExactLinks makes a record whose text is already stored carry the
+	// links it is written with, instead of adding them to the stored ones
+	// (a summary links to the sources it was made from, not to every
+	// source it once had).
+	ExactLinks bool
 }
 
 // Remember stores recs in one transaction: dedupe by content, supersession by
@@ -89,7 +94,11 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 	if err := e.importable(ctx, recs); err != nil {
 		return WriteResult{}, err
 	}
-	return e.write(ctx, recs, ModeImport, opts)
+	res, err := e.write(ctx, recs, ModeImport, opts)
+	if err != nil {
+		return res, err
+	}
+	return res, e.registerDocuments(ctx, recs)
 }
 
 // rewriteRecords writes back records the Engine read and changed (an
@@ -121,6 +130,7 @@ func (e *Engine) prepareAll(ctx context.Context, what string, recs []*Record, op
 		if r.Project, err = sc.Resolve(r.Project); err == nil {
 			err = prepare(r, opts)
 		}
+		r.exactLinks = opts.ExactLinks
 		if err != nil {
 			return inBatch(len(recs), i, err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -27,8 +28,11 @@ type IngestOptions struct {
 	// RequireEmbedding fails the ingest when the embedder is down or slow,
 	// instead of storing the chunks pending (see WriteOptions).
 	RequireEmbedding bool
-	MaxTokens        int // target chunk size; 0 means 400
-	OverlapTokens    int // tokens repeated between chunks; 0 means 50, negative none
+	// Force chunks and stores every file again, even one the registry
+	// says is stored unchanged (after new chunk settings, say).
+	Force         bool
+	MaxTokens     int // target chunk size; 0 means 400
+	OverlapTokens int // tokens repeated between chunks; 0 means 50, negative none
 }
 
 // IngestResult counts what an ingest did.
@@ -47,7 +51,8 @@ type plannedDoc struct {
 // Ingest chunks files and stores each as a document. Every file is chunked
 // and checked before anything is written, so a credential in one file stops
 // the whole ingest with nothing written. Unchanged files are left alone; a
-// changed file's chunks are replaced.
+// changed file's chunks are replaced, and so are those of a file whose
+// chunks were forgotten since (or every file's, with Force).
 func (e *Engine) Ingest(ctx context.Context, files []SourceFile, o IngestOptions) (IngestResult, error) {
 	var res IngestResult
 	sc := ScopeFrom(ctx)
@@ -148,8 +153,8 @@ func (e *Engine) planFile(ctx context.Context, f SourceFile, o IngestOptions) (*
 	hash := hex.EncodeToString(sum[:])
 	doc, err := e.store.Document(ctx, o.Project, f.URI)
 	switch {
-	case err == nil && doc.Hash == hash && doc.Intact:
-		return nil, nil
+	case err == nil && !o.Force && doc.Hash == hash && doc.Intact && (doc.Chunks > 0 || strings.TrimSpace(string(f.Data)) == ""):
+		return nil, nil // a document of no chunks of its own (each one a duplicate) is checked again: the records it matched may be gone
 	case err == nil:
 		doc.Hash = hash
 	case ErrorCode(err) == ENOTFOUND:
@@ -174,7 +179,7 @@ func (e *Engine) planFile(ctx context.Context, f SourceFile, o IngestOptions) (*
 			Tags: o.Tags, Sensitivity: o.Sensitivity,
 			Source: &Source{URI: f.URI, LineStart: c.LineStart, LineEnd: c.LineEnd, Parent: doc.ID, Chunk: c.Index}}
 		if err := prepare(r, WriteOptions{Redact: o.Redact}); err != nil {
-			return nil, Invalid("lines %d-%d: %s", c.LineStart, c.LineEnd, rawMessage(err))
+			return nil, chunkError(err, c)
 		}
 		p.chunks[i] = r
 	}
@@ -204,4 +209,19 @@ func (e *Engine) Sync(ctx context.Context, project string, prefixes []string, se
 		}
 	}
 	return docs, chunks, nil
+}
+
+// chunkError words a chunk's refusal for an ingest: a credential in its
+// text by the file's lines, with --redact first (secret would hide every
+// chunk of every file); anything else with the chunk's lines.
+func chunkError(err error, c chunk.Chunk) error {
+	var found *CredentialFound
+	if !errors.As(err, &found) || found.Field != "text" {
+		return Invalid("lines %d-%d: %s", c.LineStart, c.LineEnd, rawMessage(err))
+	}
+	fs := secret.Scan(c.Text)
+	for i := range fs {
+		fs[i].Line += c.LineStart - 1
+	}
+	return Invalid("the text contains a credential (%s): mask the values and ingest the rest ({{redact=true}}), or, if the files are secret, store every chunk as secret ({{sensitivity=secret}}; readers without clearance then see none of them)", secret.Describe(fs))
 }

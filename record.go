@@ -100,6 +100,9 @@ type Record struct {
 	// base is the stored version a read-modify-write started from (see
 	// CheckBase); nil for any other write.
 	base *Record
+	// exactLinks: a write that finds the text stored replaces its links
+	// (see WriteOptions.ExactLinks).
+	exactLinks bool
 }
 
 // Source says where a record came from. Chunks of a document name the

@@ -31,7 +31,9 @@ func ResolveRemember(existing, in *Record, now time.Time) Outcome {
 	}
 	in.keepAbsent(existing)
 	in.ID, in.CreatedAt, in.UpdatedAt = existing.ID, existing.CreatedAt, existing.UpdatedAt
-	in.Links = unionLinks(existing.Links, in.Links)
+	if !in.exactLinks {
+		in.Links = unionLinks(existing.Links, in.Links)
+	}
 	if len(in.Promotions) == 0 { // a write never erases the promotion history
 		in.Promotions = existing.Promotions
 	}

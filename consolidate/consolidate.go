@@ -8,11 +8,14 @@
 // record) or
 // abstractive (written by the configured language model). Summarizing is
 // idempotent: the same sources under the same request give back the stored
-// summary; a new source in the window gives a new summary that supersedes
-// the old one, through a record key per (project, window, filters).
+// summary, whatever the window's literal bounds (7d to now moves each
+// second); a summary of the same filters that covers an older one's
+// sources and more supersedes it, through the older one's record key (a
+// key per project, filters and source set).
 package consolidate
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -243,24 +246,33 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if err != nil {
 		return nil, err
 	}
-	key, fingerprint := w.key(), w.fingerprint(res, srcs)
-	old, err := current(ctx, eng, w.project, key)
+	fingerprint := w.fingerprint(res, srcs)
+	old, err := continued(ctx, eng, w, srcs)
 	if err != nil {
 		return nil, err
 	}
 	if old != nil && metaOf(old).Fingerprint == fingerprint {
 		return res.from(old), nil
 	}
+	key := w.key(srcs)
+	if old != nil {
+		key = old.Key // the same sources or more: the new summary supersedes it
+	}
 	text, cited, err := write(ctx, writer, w, srcs)
 	if err != nil {
 		return nil, err
 	}
 	rec := w.record(key, text, srcs, res.Strategy, metaFor(res, fingerprint, cited))
-	if _, err := eng.Remember(ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: true}); err != nil {
+	// ExactLinks: were the text already stored (a capped window whose
+	// sources changed but not the turns it quotes), its links become these
+	// sources rather than gaining them.
+	wr, err := eng.Remember(ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: true, ExactLinks: true})
+	if err != nil {
 		return nil, err
 	}
-	res.RecordID, res.Summary, res.Words, res.CitedIDs, res.Created = rec.ID, text, len(strings.Fields(text)), cited, true
-	if old != nil && old.ID != rec.ID {
+	res.RecordID, res.Summary, res.Words, res.CitedIDs = cmp.Or(wr.ID, rec.ID), text, len(strings.Fields(text)), cited
+	res.Created = wr.Inserted+wr.Updated > 0
+	if old != nil && old.ID != res.RecordID {
 		res.Supersedes = old.ID
 	}
 	return res, nil
@@ -313,20 +325,23 @@ func ids(recs []*mneme.Record) []string {
 	return out
 }
 
-// key is the record key of the window's summary: one per (project,
-// window, filters), so a newer summary of the window supersedes the older.
-func (w window) key() string {
-	return "summary:" + hash(w.project, w.since.Format(time.RFC3339Nano), w.until.Format(time.RFC3339Nano),
-		strings.Join(w.tags, ","), strings.Join(w.kinds, ","))[:32]
+// key is the record key of a summary of srcs: one per (project, filters,
+// source set), so summarizing the same sources again, over a window that
+// moved (--since 7d --until now) or with another strategy, keeps one
+// active summary of them. A summary that covers an older one's sources and
+// more takes the older one's key instead (see continued).
+func (w window) key(srcs []*mneme.Record) string {
+	return "summary:" + hash(w.project, strings.Join(w.tags, ","), strings.Join(w.kinds, ","),
+		strings.Join(slices.Sorted(slices.Values(ids(srcs))), ","))[:32]
 }
 
-// fingerprint is the idempotency key: the window, the filters, what writes
-// the summary and how long, and the sorted source ids. The same
-// fingerprint means the stored summary is still the right one.
+// fingerprint is the idempotency key: the project, the filters, what
+// writes the summary and how long, and the sorted source ids (not the
+// window's literal bounds). The same fingerprint means the stored summary
+// is still the right one.
 func (w window) fingerprint(res *Response, srcs []*mneme.Record) string {
-	sorted := slices.Sorted(slices.Values(ids(srcs)))
-	return hash(w.key(), fmt.Sprint(w.limit, " ", w.maxWords), string(res.Strategy), res.Provider, res.Model, res.PromptVersion,
-		extractiveVersion, strings.Join(sorted, ","))
+	return hash(w.key(srcs), fmt.Sprint(w.limit, " ", w.maxWords), string(res.Strategy), res.Provider, res.Model, res.PromptVersion,
+		extractiveVersion)
 }
 
 func hash(parts ...string) string {
@@ -338,13 +353,39 @@ func hash(parts ...string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// current is the active summary stored under key, or nil.
-func current(ctx context.Context, eng *mneme.Engine, project, key string) (*mneme.Record, error) {
-	recs, _, err := eng.List(ctx, mneme.Filter{Project: project, Key: key, Clearance: mneme.Internal}, 1, "")
-	if err != nil || len(recs) == 0 {
-		return nil, err
+// continued is the active summary that a summary of srcs continues: of the
+// same project and filters, made from the same sources or from some of
+// them (the window has grown since), the one with the most; nil if none.
+func continued(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.Record) (*mneme.Record, error) {
+	have := make(map[string]bool, len(srcs))
+	for _, s := range srcs {
+		have[s.ID] = true
 	}
-	return recs[0], nil
+	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}, Clearance: mneme.Internal}
+	var best *mneme.Record
+	bestN := 0
+	err := eng.Each(ctx, f, func(r *mneme.Record) error {
+		m := metaOf(r)
+		if !strings.HasPrefix(r.Key, "summary:") || m.Filters.Project != w.project ||
+			!slices.Equal(m.Filters.Tags, w.tags) || !slices.Equal(m.Filters.Kinds, w.kinds) {
+			return nil
+		}
+		n := 0
+		for _, l := range r.Links {
+			if l.Type != mneme.LinkDerivedFrom {
+				continue
+			}
+			if !have[l.Target] {
+				return nil
+			}
+			n++
+		}
+		if n > bestN {
+			best, bestN = r, n
+		}
+		return nil
+	})
+	return best, err
 }
 
 // record builds the summary record.

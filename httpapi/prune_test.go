@@ -25,6 +25,7 @@ func TestPrune(t *testing.T) {
 		part   string
 	}{
 		{"project alone", &writer, map[string]any{"project": "demo"}, 400, mneme.EINVALID, "never empties a project"},
+		{"every current record", &writer, map[string]any{"project": "demo", "before": "2100-01-01"}, 400, mneme.EINVALID, "every current record of project \"demo\""},
 		{"nothing", &writer, map[string]any{}, 400, mneme.EINVALID, "say what to prune"},
 		{"bad status", &writer, map[string]any{"statuses": []string{"stale"}}, 400, mneme.EINVALID, "stale"},
 		{"wrong type", &writer, map[string]any{"expired": "yes"}, 400, mneme.EINVALID, "expired"},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -11,7 +13,7 @@ import (
 
 func init() {
 	commands["forget"] = command{
-		usage:   "forget ID… | forget [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--dry-run]",
+		usage:   "forget ID… | forget [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--dry-run] [--yes]",
 		summary: "delete memories by id, or by filter",
 		run:     runForget,
 	}
@@ -47,6 +49,7 @@ func runForget(a *app, args []string) error {
 	var ff forgetFlags
 	ff.register(fs, &req.ForgetFilter, "forget")
 	fs.BoolVar(&req.DryRun, "dry-run", false, "show what would be forgotten; change nothing")
+	yes := fs.Bool("yes", false, fmt.Sprintf("forget more than %d records by filter without asking", bulkDelete))
 	ids, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -61,6 +64,20 @@ func runForget(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	if len(req.IDs) == 0 && !req.DryRun && !*yes {
+		dry := req
+		dry.DryRun = true
+		would, err := eng.Forget(a.ctx, dry)
+		if err != nil {
+			return err
+		}
+		if ok, err := a.confirmBulk("forget", len(would.IDs)); !ok || err != nil {
+			return err
+		}
+		if len(would.IDs) > bulkDelete {
+			req = mneme.ForgetRequest{IDs: would.IDs} // exactly what was confirmed
+		}
+	}
 	out, err := eng.Forget(a.ctx, req)
 	if err != nil {
 		return err
@@ -82,4 +99,28 @@ func (a *app) printDeleted(done, would string, dryRun bool, ids []string) {
 	for _, id := range ids {
 		fmt.Fprintln(a.stdout, " ", id)
 	}
+}
+
+// bulkDelete is how many records forget or prune (by filter) deletes
+// without --yes; above it they ask on a terminal and refuse elsewhere.
+const bulkDelete = 10
+
+// confirmBulk says whether verb may delete n records, asking on a terminal
+// when they are more than bulkDelete. Without a terminal it refuses:
+// a script must say --yes, and must not hang waiting for an answer.
+func (a *app) confirmBulk(verb string, n int) (bool, error) {
+	if n <= bulkDelete {
+		return true, nil
+	}
+	if !isTerminal(a.stdin) {
+		return false, mneme.Invalid("%s would delete %d memories (more than %d): add --yes to confirm (standard input is not a terminal, so mneme cannot ask), or --dry-run to list them; nothing was deleted", verb, n, bulkDelete)
+	}
+	fmt.Fprintf(a.stderr, "%s %d memories? [y/N] ", verb, n)
+	line, _ := bufio.NewReader(a.stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	fmt.Fprintln(a.stderr, "nothing was deleted")
+	return false, nil
 }

@@ -36,6 +36,7 @@ func runIngest(a *app, args []string) error {
 	fs.BoolVar(&o.RequireEmbedding, "require-embedding", false, requireEmbeddingUsage)
 	fs.IntVar(&o.MaxTokens, "chunk-tokens", 400, "target chunk size in tokens")
 	fs.IntVar(&o.OverlapTokens, "overlap", -1, "tokens repeated between neighbouring chunks (default 1/8 of --chunk-tokens, at most 50; 0 for none)")
+	fs.BoolVar(&o.Force, "force", false, "chunk and store every file again, even those stored unchanged")
 	sync := fs.Bool("sync", false, "also forget files under the given directories that no longer exist")
 	maxSize := fs.Int64("max-file-size", 10<<20, "skip files larger than this many bytes")
 	a.embedderFlag(fs)

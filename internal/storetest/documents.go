@@ -42,3 +42,43 @@ func testDocuments(t *testing.T, f *fixture) {
 		t.Fatalf("removed document still recalled")
 	}
 }
+
+// testImportedChunks: importing chunk records registers their document, so
+// a later ingest of the file keeps the imported chunks that did not change
+// and replaces the rest.
+func testImportedChunks(t *testing.T, f *fixture) {
+	v1 := []byte("# Intro\n\nFirst paragraph about alpha.\n\n# Usage\n\nSecond paragraph about beta.\n")
+	opts := mneme.IngestOptions{Project: "src", MaxTokens: 16, OverlapTokens: -1}
+	if _, err := f.eng.Ingest(f.ctx, []mneme.SourceFile{{URI: "/r/a.md", Data: v1}}, opts); err != nil {
+		t.Fatal(err)
+	}
+	chunks, _, err := f.eng.List(f.ctx, mneme.Filter{Project: "src"}, 10, "")
+	if err != nil || len(chunks) != 2 {
+		t.Fatalf("chunks = %d, %v", len(chunks), err)
+	}
+	parent := mneme.NewID(f.now)
+	var recs []*mneme.Record
+	for _, c := range chunks { // as another home's export would carry them
+		src := *c.Source
+		src.Parent = parent
+		recs = append(recs, &mneme.Record{ID: mneme.NewID(f.now), Project: "imp", Type: c.Type, Kind: c.Kind, Title: c.Title,
+			Text: c.Text, Source: &src, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt})
+	}
+	if _, err := f.eng.Import(f.ctx, recs, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := f.eng.Store().Documents(f.ctx, "imp", "/r/")
+	if err != nil || len(docs) != 1 || docs[0].ID != parent || docs[0].Chunks != 2 {
+		t.Fatalf("documents after import = %+v, %v", docs, err)
+	}
+	opts.Project = "imp"
+	res, err := f.eng.Ingest(f.ctx, []mneme.SourceFile{{URI: "/r/a.md", Data: v1}}, opts)
+	if err != nil || res.Inserted+res.Updated+res.Deleted+res.SkippedDuplicates != 0 {
+		t.Fatalf("ingest after import = %+v, %v", res, err)
+	}
+	v2 := []byte("# Intro\n\nFirst paragraph about alpha.\n\n# Usage\n\nReplaced paragraph about gamma.\n")
+	res, err = f.eng.Ingest(f.ctx, []mneme.SourceFile{{URI: "/r/a.md", Data: v2}}, opts)
+	if err != nil || res.Inserted != 1 || res.Deleted != 1 {
+		t.Fatalf("ingest of an edit after import = %+v, %v", res, err)
+	}
+}

@@ -60,9 +60,10 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"UnembeddedCount": testUnembeddedCount,
 	},
 	Documents: {
-		"Documents":     testDocuments,
-		"IngestEmbeds":  testIngestEmbeds,
-		"IngestResumes": testIngestResumes,
+		"Documents":      testDocuments,
+		"ImportedChunks": testImportedChunks,
+		"IngestEmbeds":   testIngestEmbeds,
+		"IngestResumes":  testIngestResumes,
 	},
 	Vectors: {
 		"Vectors":           testVectors,
