@@ -8,10 +8,13 @@ import "context"
 // file changes. A document is registered under the id its chunks name,
 // with no file hash, so the next ingest of the file compares its chunks
 // (unchanged ones keep their ids, stale ones go) and records the hash.
-// A store without the Copier role keeps no such entries.
+// A store without the Copier role keeps no such entries. Only the owner's
+// import (the CLI restoring an export) registers documents: PutDocuments
+// replaces a document by id in any project, so a token's line naming
+// another project's document as its parent would move that document.
 func (e *Engine) registerDocuments(ctx context.Context, recs []*Record) error {
 	cp, ok := e.store.(Copier)
-	if !ok {
+	if !ok || !ScopeFrom(ctx).local {
 		return nil
 	}
 	byID := map[string]*Document{}
