@@ -168,7 +168,9 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{Home: home, File: f, getenv: getenv, Embedder: f.Embedder}
-	c.Store = cmp.Or(o.Store, getenv("MNEME_STORE"), f.Store, "sqlite")
+	if c.Store, err = effectiveStore(o.Store, getenv("MNEME_STORE"), f, home); err != nil {
+		return nil, err
+	}
 	c.Embedder.Provider = cmp.Or(o.Embedder, getenv("MNEME_EMBEDDER"), f.Embedder.Provider)
 	c.ModelDir = cmp.Or(getenv("MNEME_MODEL_DIR"), f.ModelDir, minilm.DefaultDir(getenv))
 	return c, nil
@@ -240,6 +242,9 @@ func WriteFile(home string, f File) error {
 
 // Check validates the choices f makes: a known store scheme and embedder.
 func (f File) Check() error {
+	if err := checkStore(f.Store, fileStore, f.Postgres); err != nil {
+		return err
+	}
 	if f.Store != "" {
 		storesMu.RLock()
 		_, ok := stores[storeScheme(f.Store)]

@@ -63,6 +63,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.DSNEnv == "" {
 		opts.DSNEnv = "MNEME_PG_DSN"
 	}
+	if err := CheckSchema(opts.Schema); err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, mneme.Invalid("the PostgreSQL connection string in $%s is not valid: use postgres://USER:PASSWORD@HOST:PORT/DATABASE", opts.DSNEnv)
@@ -96,6 +99,19 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		return nil, s.translate(err, "open the database")
 	}
 	return s, nil
+}
+
+// MaxSchemaBytes is PostgreSQL's limit on a name (NAMEDATALEN-1): it cuts
+// longer names silently, so two schema names that share their first 63
+// bytes would be one home.
+const MaxSchemaBytes = 63
+
+// CheckSchema refuses a schema name PostgreSQL would cut.
+func CheckSchema(schema string) error {
+	if len(schema) > MaxSchemaBytes {
+		return mneme.Invalid("the schema name is %d bytes, over PostgreSQL's limit of %d (it would cut the name, and names that share their first %d bytes would be one home): choose a shorter one", len(schema), MaxSchemaBytes, MaxSchemaBytes)
+	}
+	return nil
 }
 
 // Describe names the store for people, without credentials.
