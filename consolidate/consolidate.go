@@ -259,6 +259,13 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if _, err := eng.Remember(ctx, []*mneme.Record{rec}, mneme.WriteOptions{Redact: true}); err != nil {
 		return nil, err
 	}
+	// The response shows the summary as stored: with any credential the
+	// model wrote masked, never as the model wrote it.
+	stored, err := eng.Get(ctx, rec.ID, mneme.Internal)
+	if err != nil {
+		return nil, err
+	}
+	text = body(stored)
 	res.RecordID, res.Summary, res.Words, res.CitedIDs, res.Created = rec.ID, text, len(strings.Fields(text)), cited, true
 	if old != nil && old.ID != rec.ID {
 		res.Supersedes = old.ID
