@@ -45,7 +45,7 @@ type Options struct {
 
 // Store is the PostgreSQL implementation of mneme.Store.
 type Store struct {
-	pool   *pgxpool.Pool
+	pool   pool
 	opts   Options
 	host   string // host:port, for messages
 	schema string
@@ -78,6 +78,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if s.schema != "" {
 		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{s.schema}.Sanitize() + ", public"
 	}
+	cfg.ShouldPing = shouldPing
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		// Binary vectors once the extension exists; before, text works too.
 		_ = pgxvec.RegisterTypes(ctx, c)
@@ -85,17 +86,17 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second) // for connecting, not for migrating
 	defer cancel()
-	pool, err := pgxpool.NewWithConfig(cctx, cfg)
+	p, err := pgxpool.NewWithConfig(cctx, cfg)
 	if err != nil {
 		return nil, s.translate(err, "connect")
 	}
-	s.pool = pool
-	if err := pool.Ping(cctx); err != nil {
-		pool.Close()
+	s.pool = pool{p}
+	if err := p.Ping(cctx); err != nil {
+		p.Close()
 		return nil, s.translate(err, "open the database")
 	}
 	if err := s.setup(ctx); err != nil {
-		pool.Close()
+		p.Close()
 		return nil, s.translate(err, "open the database")
 	}
 	return s, nil
@@ -130,7 +131,7 @@ func (s *Store) Close() error {
 }
 
 // Pool is the store's connection pool, for tests and tools.
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+func (s *Store) Pool() *pgxpool.Pool { return s.pool.Pool }
 
 // lockMigrate serialises schema changes between processes.
 const lockMigrate = 0x6d6e656d65 // "mneme"
