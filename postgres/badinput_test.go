@@ -38,6 +38,23 @@ func TestUnreachableServer(t *testing.T) {
 	wantMessage(t, err, mneme.EUNAVAILABLE, dsn, "cannot reach", "127.0.0.1:1", "$MNEME_PG_DSN")
 }
 
+// TestSSLRefused: sslmode=require against a server without SSL says so,
+// and how to connect without it, rather than "cannot reach … start it".
+func TestSSLRefused(t *testing.T) {
+	u, err := url.Parse(pgtest.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("sslmode", "require")
+	u.RawQuery = q.Encode()
+	_, err = postgres.Open(context.Background(), u.String(), postgres.Options{Schema: pgtest.Schema(t)})
+	wantMessage(t, err, mneme.EUNAVAILABLE, u.String(), "refused SSL", "sslmode", "$MNEME_PG_DSN")
+	if msg := mneme.ErrorMessage(err); strings.Contains(msg, "cannot reach") || strings.Contains(msg, "start it") {
+		t.Fatalf("message %q says the server is down", msg)
+	}
+}
+
 // TestSchemaNameLimit: a schema name PostgreSQL would cut to 63 bytes is
 // refused before connecting; two names that share those bytes would
 // otherwise be one home.

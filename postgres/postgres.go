@@ -277,6 +277,8 @@ func (s *Store) translate(err error, doing string) error {
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: fmt.Sprintf("the database named in $%s does not exist on the PostgreSQL server at %s: create it (createdb NAME) or fix the name", s.opts.DSNEnv, s.host), Err: err}
 	case errors.As(err, &pe):
 		return &mneme.Error{Code: mneme.EINTERNAL, Message: doing + ": PostgreSQL: " + pe.Message + " (" + pe.Code + ")", Err: err}
+	case strings.Contains(err.Error(), "server refused TLS connection"):
+		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: fmt.Sprintf("the PostgreSQL server at %s refused SSL, which $%s asks for (sslmode=require, verify-ca or verify-full): enable SSL on the server, or set sslmode=prefer or disable in $%s if the network to it is trusted", s.host, s.opts.DSNEnv, s.opts.DSNEnv), Err: err}
 	case errors.As(err, &ce), errors.Is(err, context.DeadlineExceeded), isNetError(err):
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: fmt.Sprintf("cannot reach the PostgreSQL server at %s: start it, or fix the host and port in $%s", s.host, s.opts.DSNEnv), Err: err}
 	}
