@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,7 @@ func TestBadConfig(t *testing.T) {
 		{"store url env", ``, config.Options{Getenv: env(map[string]string{"MNEME_STORE": "postgresql://app:pw@db/prod"})}, "MNEME_STORE is a connection string"},
 		{"store url file", `{"store":"postgres://app:pw@db/prod"}`, config.Options{}, "store in config.json is a connection string"},
 		{"store url file, other variable", `{"store":"postgres://app:pw@db/prod","postgres":{"dsn_env":"PG_PROD"}}`, config.Options{}, "belongs in $PG_PROD"},
+		{"schema url file", `{"store":"postgres","postgres":{"schema":"postgres://app:pw@db/prod"}}`, config.Options{}, "postgres.schema in config.json is a connection string"},
 		{"store key=value", ``, config.Options{Store: "postgres:host=db user=app password=pw"}, "--store is a connection string"},
 		{"store bare key=value", ``, config.Options{Store: "host=db password=pw"}, "--store is a connection string"},
 		// PostgreSQL cuts longer names to 63 bytes: two homes would share one.
@@ -102,6 +104,23 @@ func TestBadConfig(t *testing.T) {
 	// init checks the file it writes the same way.
 	if err := (config.File{Store: "postgres://app:pw@db/prod"}).Check(); err == nil || !strings.Contains(err.Error(), "store in config.json is a connection string") {
 		t.Errorf("File.Check: %v", err)
+	}
+}
+
+// TestSettingsHideURLUserInfo: the settings resource shows the providers'
+// URLs without the user name and password they may carry.
+func TestSettingsHideURLUserInfo(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"embedder":{"provider":"ollama","url":"http://emb:EmbPw1@h:1","model":"m","dim":8},
+		"llm":{"provider":"openai","url":"https://tok3nUser@llm.example/v1","model":"m"}}`), 0o600)
+	cfg, err := config.Load(config.Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(cfg.Settings())
+	if s := string(b); strings.Contains(s, "EmbPw1") || strings.Contains(s, "tok3nUser") ||
+		!strings.Contains(s, "http://REDACTED@h:1") || !strings.Contains(s, "https://REDACTED@llm.example/v1") {
+		t.Fatalf("settings: %s", s)
 	}
 }
 

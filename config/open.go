@@ -64,6 +64,9 @@ const fileStore = "store in " + FileName
 // MNEME_STORE, else config.json's, else sqlite; each checked. A relative
 // sqlite:DIR in config.json is the home's DIR, wherever mneme runs.
 func effectiveStore(flag, env string, f File, home string) (string, error) {
+	if schema := f.Postgres.Schema; strings.Contains(schema, "://") || strings.Contains(schema, "=") {
+		return "", mneme.Invalid("postgres.schema in %s is a connection string, not a schema name: the PostgreSQL connection string belongs in $%s", FileName, cmp.Or(f.Postgres.DSNEnv, DefaultPostgresDSNEnv))
+	}
 	for _, s := range [...]struct{ value, where string }{{flag, "--store"}, {env, "MNEME_STORE"}, {f.Store, fileStore}} {
 		if s.value == "" {
 			continue
