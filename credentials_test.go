@@ -34,6 +34,8 @@ var credentialFields = []struct {
 }{
 	{"title", func(r *mneme.Record) { r.Title = "deploy with " + ghToken }, "title", ghToken},
 	{"text", func(r *mneme.Record) { r.Text = "db password=hunter22" }, "the text", "hunter22"},
+	{"text password naming a secret", func(r *mneme.Record) { r.Text = "password=supersecret1" }, "the text", "supersecret1"},
+	{"text bare pwd", func(r *mneme.Record) { r.Text = "pwd=Xk9mQ2vLp77" }, "the text", "Xk9mQ2vLp77"},
 	{"kind", func(r *mneme.Record) { r.Kind = ghToken }, "kind", ghToken},
 	{"key", func(r *mneme.Record) { r.Key = "db/" + pgURL }, "key", "Sup3rS3cret"},
 	{"tag", func(r *mneme.Record) { r.Tags = []string{"ops", "prod", "token=" + ghToken} }, "tags[2]", strings.ToLower(ghToken)},

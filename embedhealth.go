@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // EmbedderHealth is the embedder's last failure, kept in the store
@@ -80,6 +82,7 @@ func (e *Engine) health(ctx context.Context) (*EmbedderHealth, error) {
 	if json.Unmarshal([]byte(v), &h) != nil {
 		return nil, nil // a note this version cannot read says nothing
 	}
+	h.Error = secret.RedactURLs(h.Error) // recorded by an older version
 	return &h, nil
 }
 
@@ -105,7 +108,7 @@ func (e *Engine) track(ctx context.Context, last *EmbedderHealth, err error) (*E
 // failed records err as the failure of the embedder id ("": none could
 // load) after last, and returns it: id is skipped until the backoff ends.
 func (e *Engine) failed(ctx context.Context, last *EmbedderHealth, id string, err error) (*EmbedderHealth, error) {
-	msg := ErrorMessage(err)
+	msg := secret.RedactURLs(ErrorMessage(err)) // as every reader of stats may see it
 	if last != nil && id == "" && last.Embedder == "" && last.Error == msg {
 		return last, nil // nothing new: no write
 	}

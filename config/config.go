@@ -17,6 +17,7 @@ import (
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/internal/secret"
 	"github.com/mneme-ai/mneme/mcpserver"
 )
 
@@ -167,7 +168,9 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{Home: home, File: f, getenv: getenv, Embedder: f.Embedder}
-	c.Store = cmp.Or(o.Store, getenv("MNEME_STORE"), f.Store, "sqlite")
+	if c.Store, err = effectiveStore(o.Store, getenv("MNEME_STORE"), f, home); err != nil {
+		return nil, err
+	}
 	c.Embedder.Provider = cmp.Or(o.Embedder, getenv("MNEME_EMBEDDER"), f.Embedder.Provider)
 	c.ModelDir = cmp.Or(getenv("MNEME_MODEL_DIR"), f.ModelDir, minilm.DefaultDir(getenv))
 	return c, nil
@@ -239,6 +242,9 @@ func WriteFile(home string, f File) error {
 
 // Check validates the choices f makes: a known store scheme and embedder.
 func (f File) Check() error {
+	if err := checkStore(f.Store, fileStore, f.Postgres); err != nil {
+		return err
+	}
 	if f.Store != "" {
 		storesMu.RLock()
 		_, ok := stores[storeScheme(f.Store)]
@@ -264,17 +270,18 @@ func (c *Config) Settings() map[string]any {
 	for i, t := range c.File.Server.Tokens {
 		tokens[i] = map[string]any{"name": t.Name, "projects": t.Projects, "access": t.Access, "clearance": t.Clearance}
 	}
-	em := c.Embedder
+	em, llm := c.Embedder, c.File.LLM
 	if em.Provider == "" {
 		em.Provider = "minilm"
 	}
+	em.URL, llm.URL = secret.RedactURLs(em.URL), secret.RedactURLs(llm.URL) // a password for basic authentication
 	server := map[string]any{"tokens": tokens, "max_body_bytes": c.File.Server.MaxBodyBytes,
 		"allowed_hosts": orEmpty(c.File.Server.AllowedHosts), "allowed_origins": orEmpty(c.File.Server.AllowedOrigins)}
 	if s, err := c.Serving(); err == nil { // else mneme serve refused to start
 		server["mcp_session_timeout"], server["mcp_max_sessions"] = s.MCP.SessionTimeout.String(), s.MCP.MaxSessions
 	}
 	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
-		"llm": c.File.LLM, "server": server}
+		"llm": llm, "server": server}
 }
 
 // orEmpty shows a missing list as [] rather than null.

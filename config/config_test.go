@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +68,18 @@ func TestBadConfig(t *testing.T) {
 		{"not JSON", `{`, config.Options{}, "invalid JSON"},
 		{"unknown store", ``, config.Options{Store: "mongo:x"}, `store "mongo" is not known: use one of`},
 		{"unknown embedder", ``, config.Options{Embedder: "word2vec"}, `embedder "word2vec" is not known`},
+		// A connection string as the store would become a schema name.
+		{"store url flag", ``, config.Options{Store: "postgres://app:pw@db/prod"}, "--store is a connection string, not a store: the PostgreSQL connection string belongs in $MNEME_PG_DSN"},
+		{"store url env", ``, config.Options{Getenv: env(map[string]string{"MNEME_STORE": "postgresql://app:pw@db/prod"})}, "MNEME_STORE is a connection string"},
+		{"store url file", `{"store":"postgres://app:pw@db/prod"}`, config.Options{}, "store in config.json is a connection string"},
+		{"store url file, other variable", `{"store":"postgres://app:pw@db/prod","postgres":{"dsn_env":"PG_PROD"}}`, config.Options{}, "belongs in $PG_PROD"},
+		{"schema url file", `{"store":"postgres","postgres":{"schema":"postgres://app:pw@db/prod"}}`, config.Options{}, "postgres.schema in config.json is a connection string"},
+		{"store key=value", ``, config.Options{Store: "postgres:host=db user=app password=pw"}, "--store is a connection string"},
+		{"store bare key=value", ``, config.Options{Store: "host=db password=pw"}, "--store is a connection string"},
+		// PostgreSQL cuts longer names to 63 bytes: two homes would share one.
+		{"schema over 63 bytes", ``, config.Options{Store: "postgres:" + strings.Repeat("s", 64),
+			Getenv: env(map[string]string{"MNEME_PG_DSN": "postgres://mneme@127.0.0.1:1/mneme?connect_timeout=1"})},
+			"schema name is 64 bytes, over PostgreSQL's limit of 63"},
 	} {
 		home := t.TempDir()
 		if c.file != "" {
@@ -84,6 +97,64 @@ func TestBadConfig(t *testing.T) {
 		if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), c.want) {
 			t.Errorf("%s: %v, want EINVALID with %q", c.name, err, c.want)
 		}
+		if strings.Contains(mneme.ErrorMessage(err), "pw") {
+			t.Errorf("%s: the message repeats the password: %v", c.name, err)
+		}
+	}
+	// init checks the file it writes the same way.
+	if err := (config.File{Store: "postgres://app:pw@db/prod"}).Check(); err == nil || !strings.Contains(err.Error(), "store in config.json is a connection string") {
+		t.Errorf("File.Check: %v", err)
+	}
+}
+
+// TestSettingsHideURLUserInfo: the settings resource shows the providers'
+// URLs without the user name and password they may carry.
+func TestSettingsHideURLUserInfo(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"embedder":{"provider":"ollama","url":"http://emb:EmbPw1@h:1","model":"m","dim":8},
+		"llm":{"provider":"openai","url":"https://tok3nUser@llm.example/v1","model":"m"}}`), 0o600)
+	cfg, err := config.Load(config.Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(cfg.Settings())
+	if s := string(b); strings.Contains(s, "EmbPw1") || strings.Contains(s, "tok3nUser") ||
+		!strings.Contains(s, "http://REDACTED@h:1") || !strings.Contains(s, "https://REDACTED@llm.example/v1") {
+		t.Fatalf("settings: %s", s)
+	}
+}
+
+// TestRelativeSQLiteDir: a relative sqlite:DIR in config.json is inside the
+// home wherever mneme runs; on the command line or in MNEME_STORE it is
+// the shell's, relative to the working directory.
+func TestRelativeSQLiteDir(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"store":"sqlite:data"}`), 0o600)
+	elsewhere := t.TempDir()
+	t.Chdir(elsewhere)
+	cfg, err := config.Load(config.Options{Home: home})
+	if err != nil || cfg.Store != "sqlite:"+filepath.Join(home, "data") {
+		t.Fatalf("store %q, %v; want the home's data directory", cfg.Store, err)
+	}
+	eng, err := cfg.Open(context.Background(), config.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.Close()
+	if _, err := os.Stat(filepath.Join(home, "data", "mneme.db")); err != nil {
+		t.Fatalf("the database is not in the home: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "data")); err == nil {
+		t.Fatal("the database went to the working directory")
+	}
+	for _, o := range []config.Options{{Home: home, Store: "sqlite:data"}, {Home: home, Getenv: env(map[string]string{"MNEME_STORE": "sqlite:data"})}} {
+		if cfg, err := config.Load(o); err != nil || cfg.Store != "sqlite:data" {
+			t.Errorf("%+v: store %q, %v; want it as given", o, cfg.Store, err)
+		}
+	}
+	// init writes a --store sqlite:DIR to config.json as the directory it meant.
+	if got := config.AbsStore("sqlite:data"); got != "sqlite:"+filepath.Join(elsewhere, "data") {
+		t.Errorf("AbsStore = %q", got)
 	}
 }
 

@@ -57,6 +57,58 @@ func openPostgres(ctx context.Context, schema string, c *Config) (mneme.Store, e
 	return postgres.Open(ctx, dsn, postgres.Options{Schema: cmp.Or(schema, c.File.Postgres.Schema), DSNEnv: env, Migrate: c.Migrate})
 }
 
+// fileStore names config.json's store setting in messages.
+const fileStore = "store in " + FileName
+
+// effectiveStore is the store setting that applies: --store, else
+// MNEME_STORE, else config.json's, else sqlite; each checked. A relative
+// sqlite:DIR in config.json is the home's DIR, wherever mneme runs.
+func effectiveStore(flag, env string, f File, home string) (string, error) {
+	if schema := f.Postgres.Schema; strings.Contains(schema, "://") || strings.Contains(schema, "=") {
+		return "", mneme.Invalid("postgres.schema in %s is a connection string, not a schema name: the PostgreSQL connection string belongs in $%s", FileName, cmp.Or(f.Postgres.DSNEnv, DefaultPostgresDSNEnv))
+	}
+	for _, s := range [...]struct{ value, where string }{{flag, "--store"}, {env, "MNEME_STORE"}, {f.Store, fileStore}} {
+		if s.value == "" {
+			continue
+		}
+		if err := checkStore(s.value, s.where, f.Postgres); err != nil {
+			return "", err
+		}
+		if dir, ok := strings.CutPrefix(s.value, "sqlite:"); ok && s.where == fileStore && dir != "" && !filepath.IsAbs(dir) {
+			return "sqlite:" + filepath.Join(home, dir), nil
+		}
+		return s.value, nil
+	}
+	return "sqlite", nil
+}
+
+// AbsStore makes a relative sqlite:DIR absolute, so that a store given on
+// the command line (relative to the working directory) keeps its meaning
+// once written to config.json (where it would be relative to the home).
+func AbsStore(store string) string {
+	if dir, ok := strings.CutPrefix(store, "sqlite:"); ok && dir != "" && !filepath.IsAbs(dir) {
+		if abs, err := filepath.Abs(dir); err == nil {
+			return "sqlite:" + abs
+		}
+	}
+	return store
+}
+
+// checkStore refuses a store setting that is a connection string (a URL,
+// or the key=value form) rather than a store's name: after "postgres:" it
+// would become a schema name in $MNEME_PG_DSN's database, which every user
+// of that database can list, and it is shown wherever the store is. The
+// message does not repeat it: it may hold a password. where names the
+// setting.
+func checkStore(store, where string, pg Postgres) error {
+	scheme, _, _ := strings.Cut(store, ":")
+	if !strings.Contains(store, "://") && (scheme == "sqlite" || !strings.Contains(store, "=")) {
+		return nil // a sqlite:DIR path may hold an '='
+	}
+	env := cmp.Or(pg.DSNEnv, DefaultPostgresDSNEnv)
+	return mneme.Invalid("%s is a connection string, not a store: the PostgreSQL connection string belongs in $%s, and the store is sqlite, sqlite:DIR, postgres or postgres:SCHEMA", where, env)
+}
+
 // StoreScheme is the effective store's kind: sqlite, postgres, ….
 func (c *Config) StoreScheme() string { return storeScheme(c.Store) }
 
@@ -73,6 +125,9 @@ func (c *Config) OpenStore(ctx context.Context) (mneme.Store, error) {
 // OpenStoreDSN opens the store a DSN names, like "sqlite:DIR" or
 // "postgres", with this configuration.
 func (c *Config) OpenStoreDSN(ctx context.Context, dsn string) (mneme.Store, error) {
+	if err := checkStore(dsn, "the store", c.File.Postgres); err != nil {
+		return nil, err
+	}
 	scheme, rest, _ := strings.Cut(dsn, ":")
 	storesMu.RLock()
 	open, ok := stores[scheme]

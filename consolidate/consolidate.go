@@ -270,7 +270,15 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if err != nil {
 		return nil, err
 	}
-	res.RecordID, res.Summary, res.Words, res.CitedIDs = cmp.Or(wr.ID, rec.ID), text, len(strings.Fields(text)), cited
+	res.RecordID = cmp.Or(wr.ID, rec.ID)
+	// The response shows the summary as stored: with any credential the
+	// model wrote masked, never as the model wrote it.
+	stored, err := eng.Get(ctx, res.RecordID, mneme.Internal)
+	if err != nil {
+		return nil, err
+	}
+	text = body(stored)
+	res.Summary, res.Words, res.CitedIDs = text, len(strings.Fields(text)), cited
 	res.Created = wr.Inserted+wr.Updated > 0
 	if old != nil && old.ID != res.RecordID {
 		res.Supersedes = old.ID

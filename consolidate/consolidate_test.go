@@ -334,3 +334,25 @@ func TestAutoFallsBack(t *testing.T) {
 		t.Errorf("auto with the server gone: %+v, %v", res, err)
 	}
 }
+
+// TestAbstractiveCredentialMasked: a credential the model wrote is masked
+// in the stored summary, and the response shows the summary as stored.
+func TestAbstractiveCredentialMasked(t *testing.T) {
+	const password = "Hunter2Prod"
+	srv, _ := chatServer(t, "Staging moved to Postgres 17; its password="+password+" is in the vault.", false)
+	eng := newEngine(t, withModel(t, srv.URL))
+	seed(t, eng, episodes...)
+	req := window()
+	req.Strategy = consolidate.Abstractive
+	res, err := consolidate.Summarize(context.Background(), eng, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := eng.Get(context.Background(), res.RecordID, mneme.Internal)
+	if err != nil || strings.Contains(rec.Text, password) || !strings.HasSuffix(rec.Text, "\n"+res.Summary) {
+		t.Fatalf("stored %q, %v", rec.Text, err)
+	}
+	if strings.Contains(res.Summary, password) || !strings.Contains(res.Summary, "[REDACTED:") || res.Words != len(strings.Fields(res.Summary)) {
+		t.Fatalf("the response shows %q (%d words), not what was stored", res.Summary, res.Words)
+	}
+}

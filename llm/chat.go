@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // Chat asks the model one question under a system prompt the caller owns
@@ -24,7 +25,7 @@ func (g *generator) Chat(ctx context.Context, system, user string, maxTokens int
 	}
 	if text = strings.TrimSpace(text); text == "" {
 		return "", &mneme.Error{Code: mneme.EUNAVAILABLE,
-			Message: fmt.Sprintf("the language model at %s returned no text; try again or choose another llm.model", g.base+g.path)}
+			Message: fmt.Sprintf("the language model at %s returned no text; try again or choose another llm.model", g.shown+g.path)}
 	}
 	return text, nil
 }
@@ -42,10 +43,10 @@ const healthTimeout = 3 * time.Second
 func (g *generator) Health(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
-	where := g.base + g.healthPath
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, where, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.base+g.healthPath, nil)
+	where := g.shown + g.healthPath
 	if err != nil {
-		return mneme.Invalid("the URL %q of the language model is not valid (check llm.url): %v", where, err)
+		return mneme.Invalid("the URL %q of the language model is not valid (check llm.url): %s", where, secret.RedactURLs(err.Error()))
 	}
 	if g.cfg.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+g.cfg.APIKey)
@@ -59,7 +60,7 @@ func (g *generator) Health(ctx context.Context) error {
 		err = fmt.Errorf("HTTP %d", resp.StatusCode)
 	}
 	return &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err,
-		Message: fmt.Sprintf("the language model at %s does not answer (%v): %s", where, unwrap(err), g.hint)}
+		Message: fmt.Sprintf("the language model at %s does not answer (%s): %s", where, secret.RedactURLs(unwrap(err).Error()), g.hint)}
 }
 
 // unwrap drops the method and URL that *url.Error repeats.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/internal/httpjson"
+	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // Prompt is the system message. Hypotheses are embedded, so it asks for
@@ -55,6 +56,7 @@ func New(cfg Config) (mneme.HypothesisGenerator, error) {
 	if cfg.BaseURL != "" {
 		g.base = strings.TrimRight(cfg.BaseURL, "/")
 	}
+	g.shown = secret.RedactURLs(g.base)
 	if cfg.Timeout == 0 {
 		cfg.Timeout = 60 * time.Second
 	}
@@ -68,6 +70,7 @@ type generator struct {
 	cfg                          Config
 	client                       *http.Client
 	base, path, healthPath, hint string
+	shown                        string // base as messages name it: without user info
 	chat                         func(ctx context.Context, g *generator, msgs []message, maxTokens int) (string, error)
 }
 
@@ -85,7 +88,7 @@ func (g *generator) Hypothesize(ctx context.Context, query string) (mneme.Hypoth
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return mneme.Hypothesis{}, &mneme.Error{Code: mneme.EUNAVAILABLE,
-			Message: fmt.Sprintf("the language model at %s returned no text; try again or choose another llm.model", g.base+g.path)}
+			Message: fmt.Sprintf("the language model at %s returned no text; try again or choose another llm.model", g.shown+g.path)}
 	}
 	id, version := g.Generator()
 	return mneme.Hypothesis{Text: text, GeneratorID: id, GeneratorVersion: version}, nil

@@ -38,6 +38,39 @@ func TestUnreachableServer(t *testing.T) {
 	wantMessage(t, err, mneme.EUNAVAILABLE, dsn, "cannot reach", "127.0.0.1:1", "$MNEME_PG_DSN")
 }
 
+// TestSSLRefused: sslmode=require against a server without SSL says so,
+// and how to connect without it, rather than "cannot reach … start it".
+func TestSSLRefused(t *testing.T) {
+	u, err := url.Parse(pgtest.DSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("sslmode", "require")
+	u.RawQuery = q.Encode()
+	_, err = postgres.Open(context.Background(), u.String(), postgres.Options{Schema: pgtest.Schema(t)})
+	wantMessage(t, err, mneme.EUNAVAILABLE, u.String(), "refused SSL", "sslmode", "$MNEME_PG_DSN")
+	if msg := mneme.ErrorMessage(err); strings.Contains(msg, "cannot reach") || strings.Contains(msg, "start it") {
+		t.Fatalf("message %q says the server is down", msg)
+	}
+}
+
+// TestSchemaNameLimit: a schema name PostgreSQL would cut to 63 bytes is
+// refused before connecting; two names that share those bytes would
+// otherwise be one home.
+func TestSchemaNameLimit(t *testing.T) {
+	dsn := "postgres://mneme:s3cret-wrong@127.0.0.1:1/mneme?connect_timeout=2"
+	long := strings.Repeat("home_", 12) + "abcd" // 64 bytes
+	_, err := postgres.Open(context.Background(), dsn, postgres.Options{Schema: long})
+	wantMessage(t, err, mneme.EINVALID, dsn, "64 bytes", "limit of 63", "shorter")
+	if err := postgres.CheckSchema(long[:63]); err != nil {
+		t.Fatalf("63 bytes: %v", err)
+	}
+	if err := postgres.CheckSchema(strings.Repeat("é", 32)); err == nil { // 64 bytes, 32 characters
+		t.Fatal("the limit is in bytes, not characters")
+	}
+}
+
 // superuser runs statements on the test server as its own user.
 func superuser(t *testing.T, dsn, db string, stmts ...string) {
 	t.Helper()

@@ -45,7 +45,7 @@ type Options struct {
 
 // Store is the PostgreSQL implementation of mneme.Store.
 type Store struct {
-	pool   *pgxpool.Pool
+	pool   pool
 	opts   Options
 	host   string // host:port, for messages
 	schema string
@@ -63,6 +63,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.DSNEnv == "" {
 		opts.DSNEnv = "MNEME_PG_DSN"
 	}
+	if err := CheckSchema(opts.Schema); err != nil {
+		return nil, err
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, mneme.Invalid("the PostgreSQL connection string in $%s is not valid: use postgres://USER:PASSWORD@HOST:PORT/DATABASE", opts.DSNEnv)
@@ -75,6 +78,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if s.schema != "" {
 		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{s.schema}.Sanitize() + ", public"
 	}
+	cfg.ShouldPing = shouldPing
 	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
 		// Binary vectors once the extension exists; before, text works too.
 		_ = pgxvec.RegisterTypes(ctx, c)
@@ -82,20 +86,33 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second) // for connecting, not for migrating
 	defer cancel()
-	pool, err := pgxpool.NewWithConfig(cctx, cfg)
+	p, err := pgxpool.NewWithConfig(cctx, cfg)
 	if err != nil {
 		return nil, s.translate(err, "connect")
 	}
-	s.pool = pool
-	if err := pool.Ping(cctx); err != nil {
-		pool.Close()
+	s.pool = pool{p}
+	if err := p.Ping(cctx); err != nil {
+		p.Close()
 		return nil, s.translate(err, "open the database")
 	}
 	if err := s.setup(ctx); err != nil {
-		pool.Close()
+		p.Close()
 		return nil, s.translate(err, "open the database")
 	}
 	return s, nil
+}
+
+// MaxSchemaBytes is PostgreSQL's limit on a name (NAMEDATALEN-1): it cuts
+// longer names silently, so two schema names that share their first 63
+// bytes would be one home.
+const MaxSchemaBytes = 63
+
+// CheckSchema refuses a schema name PostgreSQL would cut.
+func CheckSchema(schema string) error {
+	if len(schema) > MaxSchemaBytes {
+		return mneme.Invalid("the schema name is %d bytes, over PostgreSQL's limit of %d (it would cut the name, and names that share their first %d bytes would be one home): choose a shorter one", len(schema), MaxSchemaBytes, MaxSchemaBytes)
+	}
+	return nil
 }
 
 // Describe names the store for people, without credentials.
@@ -114,7 +131,7 @@ func (s *Store) Close() error {
 }
 
 // Pool is the store's connection pool, for tests and tools.
-func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+func (s *Store) Pool() *pgxpool.Pool { return s.pool.Pool }
 
 // lockMigrate serialises schema changes between processes.
 const lockMigrate = 0x6d6e656d65 // "mneme"
@@ -260,6 +277,8 @@ func (s *Store) translate(err error, doing string) error {
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: fmt.Sprintf("the database named in $%s does not exist on the PostgreSQL server at %s: create it (createdb NAME) or fix the name", s.opts.DSNEnv, s.host), Err: err}
 	case errors.As(err, &pe):
 		return &mneme.Error{Code: mneme.EINTERNAL, Message: doing + ": PostgreSQL: " + pe.Message + " (" + pe.Code + ")", Err: err}
+	case strings.Contains(err.Error(), "server refused TLS connection"):
+		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: fmt.Sprintf("the PostgreSQL server at %s refused SSL, which $%s asks for (sslmode=require, verify-ca or verify-full): enable SSL on the server, or set sslmode=prefer or disable in $%s if the network to it is trusted", s.host, s.opts.DSNEnv, s.opts.DSNEnv), Err: err}
 	case errors.As(err, &ce), errors.Is(err, context.DeadlineExceeded), isNetError(err):
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: fmt.Sprintf("cannot reach the PostgreSQL server at %s: start it, or fix the host and port in $%s", s.host, s.opts.DSNEnv), Err: err}
 	}

@@ -56,7 +56,7 @@ func runInit(a *app, args []string) error {
 		return err
 	}
 	f := c.File
-	f.Store = cmp.Or(a.store, f.Store)
+	f.Store = cmp.Or(config.AbsStore(a.store), f.Store)
 	if a.embedder != "" {
 		f.Embedder.Provider = a.embedder
 	}

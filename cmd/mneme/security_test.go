@@ -30,6 +30,7 @@ const (
 type cliProbe struct {
 	stdin string
 	args  []string // --json is added
+	env   []string // extra environment variables
 }
 
 type httpProbe struct {
@@ -183,6 +184,14 @@ func TestSecurityTable(t *testing.T) {
 			wantHTTP: "415 EINVALID", wantMCP: "415 EINVALID", na: noNetwork, marker: "atk-plain",
 		},
 		{
+			// It would become a schema name in $MNEME_PG_DSN's database.
+			name: "a connection string as the store",
+			cli: &cliProbe{args: []string{"remember", "atk-store memory", "--store", "postgres://app:Pr0dPw@127.0.0.1:1/prod"},
+				env: []string{"MNEME_PG_DSN=postgres://mneme@127.0.0.1:1/mneme?connect_timeout=1"}},
+			wantCLI: "exit 2 EINVALID", marker: "atk-store",
+			na: map[string]string{"http": "the store is the server's configuration, not a request's", "mcp": "the store is the server's configuration, not a request's"},
+		},
+		{
 			name:    "malformed JSON",
 			cli:     &cliProbe{args: []string{"import", file("malformed.jsonl", `{"text":"atk-json`)}},
 			http:    &httpProbe{method: "POST", path: "/v1/memories", body: `{"text":"atk-json`, token: secWriter},
@@ -249,7 +258,7 @@ type securityRig struct {
 }
 
 func (r *securityRig) cli(p *cliProbe) string {
-	res := mneme(r.t, r.home, p.stdin, append(p.args, "--json")...)
+	res := mnemeEnv(r.t, r.home, p.stdin, p.env, append(p.args, "--json")...)
 	if res.code == 0 {
 		return "exit 0"
 	}

@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/secret"
 )
 
 // Peer names the remote end in messages and says what to do about it.
@@ -48,8 +49,11 @@ func Post(ctx context.Context, client *http.Client, p Peer, url string, headers 
 		return mneme.InternalError(err, "encode the request to "+p.Name)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(data))
+	// Messages name the URL without its user info (a password for basic
+	// authentication), never the headers (which may hold the API key).
+	url = secret.RedactURLs(url)
 	if err != nil {
-		return mneme.Invalid("the URL %q of %s is not valid%s: %v", url, p.Name, p.check(), err)
+		return mneme.Invalid("the URL %q of %s is not valid%s: %s", url, p.Name, p.check(), secret.RedactURLs(err.Error()))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range headers {
@@ -82,7 +86,7 @@ func Post(ctx context.Context, client *http.Client, p Peer, url string, headers 
 
 func (p Peer) unavailable(url string, err error) *mneme.Error {
 	return &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err,
-		Message: fmt.Sprintf("cannot reach %s at %s: %v; %s", p.Name, url, err, p.Hint)}
+		Message: fmt.Sprintf("cannot reach %s at %s: %s; %s", p.Name, url, secret.RedactURLs(err.Error()), p.Hint)}
 }
 
 func (p Peer) check() string {

@@ -68,7 +68,7 @@ const (
 const (
 	awsName  = 1 << iota // may hold an AWS secret access key
 	pwdName              // *pwd: a value that is a path is a directory
-	bareName             // PWD or OLDPWD, the shell's working directory: only a quoted value counts
+	bareName             // PWD or OLDPWD, the shell's working directory: an unquoted value counts only if password-shaped
 )
 
 // keyName classifies a key name (any case) by its last word; before is the
@@ -221,7 +221,7 @@ func (s *scanner) value(kind, v string, vs, flags int, quoted, code bool) {
 		// a password of 4+ digits outside code is a PIN
 	case v[0] == '/' && strings.Count(v, "/") > 1 || flags&pwdName != 0 && (v[0] == '/' || v[0] == '~'):
 		// paths (X_PATH_PASSWD = "/etc/passwd"); PWD=/home/bob is a directory
-	case flags&bareName != 0 && !quoted, placeholder(v):
+	case flags&bareName != 0 && !quoted && !bareValueCounts(v), placeholder(v):
 	case kind == kindPassword:
 		if !containsFold(v, "password") && !containsFold(v, "passwd") { // challengePassword, "Password used for …"
 			s.add(kind, vs, vs+len(v))

@@ -16,7 +16,40 @@ func codeRef(v, after string) bool {
 	if v == "" || isDigit(v[0]) || !all(v, func(c byte) bool { return isAlnum(c) || c == '_' }) {
 		return false
 	}
-	return namesSecret(v) || !has(v, isDigit) && after != "" && strings.IndexByte(",;)]}", after[0]) >= 0
+	return namesSecretWord(v) || !has(v, isDigit) && after != "" && strings.IndexByte(",;)]}", after[0]) >= 0
+}
+
+// namesSecretWord reports an identifier with a secret word as one of its
+// words (dbPassword, MY_SECRET, testRSAPrivateKey, token): the word starts
+// the value, follows a '_' or '-', or starts a capitalised word. Inside a
+// word ("supersecret1", "mysecretpass") it is part of a password.
+func namesSecretWord(v string) bool {
+	for _, w := range [...]string{"pass", "pwd", "secret", "token", "key"} {
+		for i := 0; i+len(w) <= len(v); i++ {
+			if strings.EqualFold(v[i:i+len(w)], w) && wordStart(v, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordStart reports whether an identifier's word starts at v[i].
+func wordStart(v string, i int) bool {
+	switch {
+	case i == 0 || v[i-1] == '_' || v[i-1] == '-':
+		return true
+	case !isUpper(v[i]):
+		return false
+	}
+	return !isUpper(v[i-1]) || i+1 < len(v) && isLower(v[i+1]) // fooBar, RSAPrivate
+}
+
+// bareValueCounts reports an unquoted value of a bare PWD that is a
+// password rather than the shell's working directory: letters and digits
+// mixed, and nothing of a path (pwd=Xk9mQ2vLp77, not PWD=build or C:\src).
+func bareValueCounts(v string) bool {
+	return has(v, isLetter) && has(v, isDigit) && !strings.ContainsAny(v, "/\\") && v[0] != '.' && v[0] != '~'
 }
 
 // namesSecret reports a value that mentions a secret word, as identifiers
