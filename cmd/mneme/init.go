@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -63,6 +64,9 @@ func runInit(a *app, args []string) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
+	if err := a.fitsHome(c, f.Embedder); err != nil {
+		return err
+	}
 	if err := config.WriteFile(c.Home, f); err != nil {
 		return err
 	}
@@ -78,13 +82,43 @@ func runInit(a *app, args []string) error {
 		}
 		out.Model = &res
 	}
-	out.Checks = a.diagnose(false)
+	if out.Checks, err = a.initHome(); err != nil {
+		return err
+	}
 	out.Clients = clientConfigs(c.Home)
 	if a.json {
 		return a.printJSON(out)
 	}
 	a.printInit(out)
 	return nil
+}
+
+// fitsHome refuses an embedder other than the one the vectors of an
+// existing home come from: every write would fail until a reindex.
+func (a *app) fitsHome(c *config.Config, ec config.Embedder) error {
+	c.ReadOnly = true // a new home is created below, after the checks
+	s, err := c.OpenStore(a.ctx)
+	if errors.Is(err, mneme.ErrNoHome) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	info, ok, err := s.HomeEmbedder(a.ctx)
+	if err != nil || !ok || ec.Fits(info) {
+		return err
+	}
+	return mneme.Invalid("the vectors of %s come from %s (%d dimensions), not %s: every write would fail. Run `mneme reindex --embedder %s` first to re-embed the home with it (then init again), or keep %s",
+		c.Home, info.ID(), info.Dim, ec.Provider, ec.Provider, info.Provider)
+}
+
+// initHome creates the home's store (reads do not) and checks it.
+func (a *app) initHome() ([]check, error) {
+	if eng, err := a.open(config.Records); err == nil {
+		eng.Close()
+	} // else doctor says what is wrong
+	return a.diagnose(false)
 }
 
 // askInit asks on a terminal what the flags left open.
