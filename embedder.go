@@ -26,11 +26,13 @@ type EmbedderInfo struct {
 func (i EmbedderInfo) ID() string { return i.Provider + "/" + i.Model }
 
 // CheckVectors validates a provider's answer: one vector per text, each of
-// the announced dimension and finite. A provider that breaks this is
-// misconfigured (wrong model or dimension), hence EINVALID.
+// the announced dimension and finite. Another dimension means the
+// configuration is wrong (EINVALID: set the model's real dimension); too
+// few vectors or non-finite values mean the provider is failing, as one
+// that is down is (EUNAVAILABLE: a write stores its records pending).
 func CheckVectors(info EmbedderInfo, texts []string, vecs [][]float32) error {
 	if len(vecs) != len(texts) {
-		return Invalid("embedder %s returned %d vectors for %d texts", info.ID(), len(vecs), len(texts))
+		return Errorf(EUNAVAILABLE, "embedder %s returned %d vectors for %d texts", info.ID(), len(vecs), len(texts))
 	}
 	for i, v := range vecs {
 		if len(v) != info.Dim {
@@ -38,7 +40,7 @@ func CheckVectors(info EmbedderInfo, texts []string, vecs [][]float32) error {
 		}
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return Invalid("embedder %s returned a non-finite value in vector %d", info.ID(), i)
+				return Errorf(EUNAVAILABLE, "embedder %s returned a non-finite value in vector %d", info.ID(), i)
 			}
 		}
 	}

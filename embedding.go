@@ -35,24 +35,43 @@ func TextHash(text string) string {
 }
 
 // checkEmbedder refuses to mix vectors: the configured embedder must be the
-// one the home's vectors come from.
+// one the home's vectors come from (a home without one takes any: see
+// bindEmbedder).
 func (e *Engine) checkEmbedder(ctx context.Context) error {
 	if e.embedder == nil {
 		return nil
 	}
 	want := e.embedder.Info()
 	home, ok, err := e.store.HomeEmbedder(ctx)
-	if err != nil {
+	if err != nil || !ok {
 		return err
-	}
-	if !ok { // the first vectors of this home decide its embedder
-		return e.store.SetHomeEmbedder(ctx, want)
 	}
 	if home.ID() != want.ID() || home.Version != want.Version || home.Dim != want.Dim {
 		return Errorf(ECONFLICT, "the stored vectors come from %s version %s (%d dimensions), but the configured embedder is %s version %s (%d dimensions): run `mneme reindex` to re-embed everything with the configured one, or configure %s again",
 			home.ID(), home.Version, home.Dim, want.ID(), want.Version, want.Dim, home.ID())
 	}
 	return nil
+}
+
+// bindEmbedder makes the configured embedder the home's when the home has
+// none. It is called only once the embedder gave valid vectors: one that
+// fails (a wrong dimension, down) does not become the home's, so the
+// corrected configuration works at once.
+func (e *Engine) bindEmbedder(ctx context.Context) error {
+	if _, ok, err := e.store.HomeEmbedder(ctx); err != nil || ok {
+		return err
+	}
+	if err := e.store.SetHomeEmbedder(ctx, e.embedder.Info()); err != nil {
+		return err
+	}
+	return e.checkEmbedder(ctx) // another process may have bound another first
+}
+
+// probeEmbedder asks the embedder for one vector: whether it answers, and
+// with vectors of its announced dimension.
+func (e *Engine) probeEmbedder(ctx context.Context) error {
+	_, _, err := e.embedTexts(ctx, []string{"mneme"}, nil, false)
+	return err
 }
 
 // embedRecords sets the Vector of every non-secret record, from the cache
@@ -75,6 +94,9 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 		return err
 	}
 	vecs, uncached, err := e.embedTexts(ctx, texts, kept, bounded)
+	if err == nil && len(todo) > 0 {
+		err = e.bindEmbedder(ctx)
+	}
 	for i, r := range todo {
 		if err == nil {
 			r.Vector, r.EmbedHash = vecs[i], uncached[i]

@@ -55,8 +55,9 @@ func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool)
 	if lexical && vector && method == Weighted && slices.ContainsFunc(found, func(f Candidate) bool { return !f.HasVector }) {
 		fit = fitCosine(found, top)
 	}
+	vecRanks := vectorRanks(found)
 	for i, f := range found {
-		c := &candidate{rec: f.Record, lexRank: f.LexicalRank, vecRank: f.VectorRank, bm25: f.BM25,
+		c := &candidate{rec: f.Record, lexRank: f.LexicalRank, vecRank: vecRanks[i], bm25: f.BM25,
 			matched: f.MatchedTerms, vecScore: f.Similarity, noVector: vector && !f.HasVector}
 		if top > 0 {
 			c.lexScore = f.BM25 / top
@@ -87,6 +88,40 @@ func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool)
 		out[i] = c
 	}
 	return out
+}
+
+// vectorRanks are the candidates' ranks in the vector lane by their exact
+// similarity: a candidate the lexical lane found whose similarity beats a
+// hit of the vector lane was missed by its approximate index, and ranks
+// among its hits (else explain would label it bm25, vector_rank 0, beside
+// a vector_score above theirs). One below every hit keeps rank 0.
+func vectorRanks(found []Candidate) []int {
+	ranks := make([]int, len(found))
+	floor, lane := math.Inf(1), false
+	for _, f := range found {
+		if f.VectorRank > 0 {
+			floor, lane = min(floor, f.Similarity), true
+		}
+	}
+	if !lane {
+		return ranks
+	}
+	var in []int
+	for i, f := range found {
+		if f.VectorRank > 0 || f.HasVector && f.Similarity > floor {
+			in = append(in, i)
+		}
+	}
+	slices.SortStableFunc(in, func(a, b int) int {
+		if c := cmp.Compare(found[b].Similarity, found[a].Similarity); c != 0 {
+			return c
+		}
+		return cmp.Compare(found[a].VectorRank, found[b].VectorRank)
+	})
+	for r, i := range in {
+		ranks[i] = r + 1
+	}
+	return ranks
 }
 
 // MatchFloor is the cosine similarity from which a record's meaning alone

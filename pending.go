@@ -1,6 +1,7 @@
 package mneme
 
 import (
+	"cmp"
 	"context"
 	"time"
 )
@@ -89,6 +90,9 @@ func (e *Engine) EmbedPending(ctx context.Context) (SyncResult, error) {
 	if err != nil {
 		return res, err
 	}
+	if last, err = e.bindForSync(ctx, last); err != nil {
+		return res, err
+	}
 	cursor, err := e.note(ctx, cursorNote)
 	if err != nil {
 		return res, err
@@ -105,6 +109,24 @@ func (e *Engine) EmbedPending(ctx context.Context) (SyncResult, error) {
 		}
 	}
 	return res, err
+}
+
+// bindForSync makes the embedder the home's when nothing was ever embedded
+// here and records wait: once it answers (bindEmbedder), so that sync
+// finds them. A failure is tracked; last is the failure recorded after it.
+func (e *Engine) bindForSync(ctx context.Context, last *EmbedderHealth) (*EmbedderHealth, error) {
+	_, ok, err := e.store.HomeEmbedder(ctx)
+	if err != nil || ok {
+		return last, err
+	}
+	if n, err := e.pendingCount(ctx); err != nil || n == 0 {
+		return last, err
+	}
+	if err = e.probeEmbedder(ctx); err == nil {
+		return last, e.bindEmbedder(ctx) // its success is tracked at the end of the sync
+	}
+	h, terr := e.track(ctx, last, err)
+	return h, cmp.Or(err, terr)
 }
 
 // embedUnembedded embeds the records without a vector in rounds of

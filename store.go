@@ -3,8 +3,13 @@ package mneme
 import (
 	"cmp"
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrNoHome is the cause of a store's refusal to open, for reading, a
+// place that holds no home (a store opened for reading creates nothing).
+var ErrNoHome = errors.New("no mneme home here")
 
 // Store is what the Engine keeps memory in: the composition of the roles
 // below. Every implementation passes the contract suite in

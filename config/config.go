@@ -9,8 +9,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"syscall"
 
 	"github.com/mneme-ai/mneme"
@@ -150,7 +152,11 @@ type Config struct {
 	// shared store applies them only on `mneme migrate`, or to an empty
 	// database).
 	Migrate bool
-	getenv  func(string) string
+	// ReadOnly is for commands that only read: opening a sqlite home then
+	// creates nothing (a directory that holds no home is an error) and
+	// writes nothing, so reads work on a full disk.
+	ReadOnly bool
+	getenv   func(string) string
 }
 
 // Load resolves the data directory and reads its config.json, once.
@@ -193,6 +199,25 @@ func homeDir(flag string, getenv func(string) string) (string, error) {
 		}
 	}
 	return filepath.Join(h, ".local", "share", "mneme"), nil
+}
+
+// Secrets names what in f others must not read: the server's tokens
+// written in the file, and passwords in provider URLs (nil: nothing).
+func (f File) Secrets() []string {
+	var out []string
+	for _, t := range f.Server.Tokens {
+		if t.Token != "" {
+			out = append(out, "server tokens")
+			break
+		}
+	}
+	for name, raw := range map[string]string{"embedder.url": f.Embedder.URL, "llm.url": f.LLM.URL} {
+		if u, err := url.Parse(raw); err == nil && u.User != nil {
+			out = append(out, "the password in "+name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ReadFile reads config.json from home strictly; a home without one has

@@ -33,6 +33,9 @@ func RegisterStore(scheme string, open StoreOpener) {
 }
 
 func openSQLite(ctx context.Context, dir string, c *Config) (mneme.Store, error) {
+	if c.ReadOnly {
+		return sqlite.OpenForReading(ctx, cmp.Or(dir, c.Home))
+	}
 	return sqlite.Open(ctx, cmp.Or(dir, c.Home))
 }
 

@@ -32,6 +32,20 @@ func (c *Config) NewEmbedder(ctx context.Context, s mneme.Store) (mneme.Embedder
 	return c.embedder(ec)
 }
 
+// Fits reports whether the embedder ec configures could write beside
+// vectors from info: "none" and an unset provider always can (they write no
+// vectors, or take the home's); another provider, model or dimension
+// cannot, until `mneme reindex` re-embeds the home.
+func (ec Embedder) Fits(info mneme.EmbedderInfo) bool {
+	switch {
+	case ec.Provider == "" || ec.Provider == "none":
+		return true
+	case ec.Provider != info.Provider:
+		return false
+	}
+	return (ec.Model == "" || ec.Model == info.Model) && (ec.Dim == 0 || ec.Dim == info.Dim)
+}
+
 // homeEmbedder rebuilds the embedder a home records.
 func (c *Config) homeEmbedder(info mneme.EmbedderInfo) (mneme.Embedder, error) {
 	switch info.Provider {

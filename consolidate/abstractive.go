@@ -59,8 +59,14 @@ func choose(ctx context.Context, eng *mneme.Engine, s Strategy, res *Response) (
 	case s == Abstractive:
 		return nil, err
 	}
-	res.FallbackReason = mneme.ErrorMessage(err)
+	fallBack(res, err)
 	return nil, nil
+}
+
+// fallBack makes res extractive because of the model's failure err.
+func fallBack(res *Response, err error) {
+	res.Strategy, res.Provider, res.Model, res.PromptVersion = Extractive, "", "", ""
+	res.FallbackReason = mneme.ErrorMessage(err)
 }
 
 // write writes the summary text: by the model when there is one, else

@@ -246,6 +246,19 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if err != nil {
 		return nil, err
 	}
+	out, err := summarizeWith(ctx, eng, w, srcs, res, writer)
+	if err != nil && writer != nil && w.strategy == Auto && ctx.Err() == nil {
+		// The model answered, but not a summary: auto writes the
+		// extractive one, and says why.
+		fallBack(res, err)
+		return summarizeWith(ctx, eng, w, srcs, res, nil)
+	}
+	return out, err
+}
+
+// summarizeWith writes the summary of srcs with m (nil: extractively), or
+// finds the same one stored.
+func summarizeWith(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.Record, res *Response, m Writer) (*Response, error) {
 	fingerprint := w.fingerprint(res, srcs)
 	old, err := continued(ctx, eng, w, srcs)
 	if err != nil {
@@ -258,7 +271,7 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if old != nil {
 		key = old.Key // the same sources or more: the new summary supersedes it
 	}
-	text, cited, err := write(ctx, writer, w, srcs)
+	text, cited, err := write(ctx, m, w, srcs)
 	if err != nil {
 		return nil, err
 	}

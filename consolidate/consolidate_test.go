@@ -356,3 +356,37 @@ func TestAbstractiveCredentialMasked(t *testing.T) {
 		t.Fatalf("the response shows %q (%d words), not what was stored", res.Summary, res.Words)
 	}
 }
+
+// TestAutoFallsBackOnGarbage: a model that passes its health check but
+// answers what is not a summary (not JSON, no text) makes auto write the
+// extractive summary and say why; abstractive fails as with a model down.
+func TestAutoFallsBackOnGarbage(t *testing.T) {
+	for name, body := range map[string]string{"not JSON": "<html>bad gateway</html>", "no text": `{"message":{"role":"assistant","content":" "}}`} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api/tags" {
+					io.WriteString(w, `{"models":[]}`)
+					return
+				}
+				io.WriteString(w, body)
+			}))
+			t.Cleanup(srv.Close)
+			eng := newEngine(t, withModel(t, srv.URL))
+			seed(t, eng, episodes...)
+			req := window()
+			req.Strategy = consolidate.Abstractive
+			if _, err := consolidate.Summarize(context.Background(), eng, req); mneme.ErrorCode(err) != mneme.EUNAVAILABLE || count(t, eng) != len(episodes) {
+				t.Fatalf("abstractive with a model answering garbage: %v", err)
+			}
+			req.Strategy = consolidate.Auto
+			res, err := consolidate.Summarize(context.Background(), eng, req)
+			if err != nil || res.Strategy != consolidate.Extractive || !res.Created || res.Summary == "" || !strings.Contains(res.FallbackReason, srv.URL) {
+				t.Fatalf("auto with a model answering garbage: %+v, %v", res, err)
+			}
+			rec, _ := eng.Get(context.Background(), res.RecordID, mneme.Internal)
+			if rec == nil || !strings.Contains(string(rec.Meta), "fallback_reason") {
+				t.Errorf("the stored summary does not say why it is extractive: %+v", rec)
+			}
+		})
+	}
+}

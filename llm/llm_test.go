@@ -116,7 +116,7 @@ func TestErrors(t *testing.T) {
 		{name: "401", status: 401, body: "bad key", want: mneme.EINVALID, msg: "refused the credentials"},
 		{name: "403", status: 403, want: mneme.EINVALID, msg: "API key"},
 		{name: "404", status: 404, body: long, want: mneme.EINVALID, msg: "HTTP 404"},
-		{name: "bad JSON", status: 200, body: "not json", want: mneme.EINVALID, msg: "unexpected JSON"},
+		{name: "bad JSON", status: 200, body: "not json", want: mneme.EUNAVAILABLE, msg: "unexpected JSON"},
 		{name: "blank", status: 200, content: " \n\t", want: mneme.EUNAVAILABLE, msg: "no text"},
 		{name: "empty", status: 200, content: "", want: mneme.EUNAVAILABLE, msg: "no text"},
 		{name: "closed", want: mneme.EUNAVAILABLE, msg: "cannot reach"},

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -64,6 +65,31 @@ func prepareFile(home string) error {
 		return mneme.Invalid("cannot create the database %s: %v; choose another data directory with --home or MNEME_HOME", path, errors.Unwrap(err))
 	}
 	return nil
+}
+
+// HoldsMemories reports whether the file name in a data directory is one
+// of the store's files that hold memories (their text, words or vectors):
+// the database, its journal files, the index snapshots and their
+// temporary files. Others must not read them.
+func HoldsMemories(name string) bool {
+	switch name {
+	case FileName, FileName + "-wal", FileName + "-shm", FileName + "-journal", IndexFile, VectorFile:
+		return true
+	}
+	return strings.HasPrefix(name, IndexFile+".") || strings.HasPrefix(name, VectorFile+".")
+}
+
+// requireHome refuses a data directory that holds no mneme database (nor
+// the marker of a lost one, which prepareFile reports): reading must not
+// create a home, so a mistyped --home does not pass for an empty one.
+func requireHome(home string) error {
+	if st, err := os.Stat(filepath.Join(home, FileName)); err == nil && st.Size() > 0 {
+		return nil
+	}
+	if _, found := readMarker(home); found {
+		return prepareFile(home) // says the database was lost
+	}
+	return &mneme.Error{Code: mneme.EINVALID, Err: mneme.ErrNoHome, Message: fmt.Sprintf("%s is not a mneme data directory (it holds no %s): check --home and $MNEME_HOME; `mneme init --home %s` or a first write (`mneme remember`, `mneme import`, `mneme ingest`) creates one", home, FileName, home)}
 }
 
 // readMarker reads home's marker; found is false when there is none.

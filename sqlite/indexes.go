@@ -75,6 +75,9 @@ func (s *Store) indexes(ctx context.Context, vectors bool) (derived, error) {
 
 // trimLog drops the change log far enough behind the snapshots on disk.
 func (s *Store) trimLog(ctx context.Context, vectors bool) {
+	if s.readOnly {
+		return
+	}
 	keep := s.lex.saved
 	if vectors && s.vec.ix != nil {
 		keep = min(keep, s.vec.saved)
@@ -109,7 +112,7 @@ func (s *Store) Health(ctx context.Context) ([]mneme.HealthCheck, error) {
 		return nil, translate(err, "read the change log")
 	}
 	_, gen, err := s.readLexical()
-	out := []mneme.HealthCheck{snapshotState("lexical index", gen, err, first, last)}
+	out := []mneme.HealthCheck{snapshotState("lexical index", gen, err, first, last), s.diskSpace()}
 	info, ok, err := s.HomeEmbedder(ctx)
 	if err != nil {
 		return nil, err
@@ -119,6 +122,27 @@ func (s *Store) Health(ctx context.Context) ([]mneme.HealthCheck, error) {
 	}
 	_, gen, err = s.readVectors(info)
 	return append(out, snapshotState("vector index", gen, err, first, last)), nil
+}
+
+// lowDisk is the free space below which the disk counts as full: a write
+// then fails at any time.
+const lowDisk = 1 << 20
+
+// diskSpace checks the space left beside the database.
+func (s *Store) diskSpace() mneme.HealthCheck {
+	free, ok := diskFree(s.home)
+	switch {
+	case !ok && s.readOnly:
+		free, ok = 0, true
+	case !ok:
+		return mneme.HealthCheck{Name: "disk space", OK: true, Detail: "cannot tell the free space here"}
+	}
+	if free < lowDisk || s.readOnly {
+		return mneme.HealthCheck{Name: "disk space", OK: false,
+			Detail: fmt.Sprintf("the disk is full (%d KiB free where %s is): every write fails, reading still works", free>>10, s.home),
+			Fix:    "free some space on that disk"}
+	}
+	return mneme.HealthCheck{Name: "disk space", OK: true, Detail: fmt.Sprintf("%.1f GiB free", float64(free)/(1<<30))}
 }
 
 func snapshotState(name string, gen int64, err error, first, last int64) mneme.HealthCheck {

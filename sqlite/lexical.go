@@ -154,6 +154,9 @@ func applyRows(ctx context.Context, tx *sql.Tx, ix *bm25.Index, query string, ar
 // saveLexical writes the snapshot. Failing to save only costs a rebuild
 // later, so errors are logged, not returned.
 func (s *Store) saveLexical() {
+	if s.readOnly {
+		return // a full disk: rebuilt in memory, saved by a later process
+	}
 	l := &s.lex
 	if err := writeSnapshot(s.home, IndexFile, snapshotHeader{magic: lexicalMagic, dbID: s.dbID, gen: l.gen}, l.ix); err != nil {
 		slog.Warn("save lexical index", "err", err)

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -52,6 +53,9 @@ type Store struct {
 	lex   lexical
 	vec   vectorLane
 	wrote atomic.Bool // a write committed: Close may refresh the index snapshot
+	// readOnly: opened by OpenForReading on a full disk; nothing is
+	// written, not even an index snapshot.
+	readOnly bool
 }
 
 var _ mneme.Store = (*Store)(nil)
@@ -65,25 +69,63 @@ func Open(ctx context.Context, home string) (*Store, error) {
 	if err := prepareFile(home); err != nil {
 		return nil, err
 	}
+	return open(ctx, home, false, false)
+}
+
+// OpenForReading opens the store in home for a caller that only reads: a
+// directory that holds no mneme database is an error (nothing is created
+// there), and opening writes nothing when the schema is current, so reads
+// work on a full disk.
+func OpenForReading(ctx context.Context, home string) (*Store, error) {
+	if err := requireHome(home); err != nil {
+		return nil, err
+	}
+	s, err := open(ctx, home, true, false)
+	if isFull(err) {
+		// The shared-memory index of the WAL cannot grow: read through a
+		// private one instead, writing nothing.
+		s, err = open(ctx, home, true, true)
+	}
+	return s, err
+}
+
+// open opens the database file in home and brings its schema up to date;
+// reading tolerates a marker it cannot write. full opens it for reading on
+// a full disk: one connection in exclusive locking mode, which keeps the
+// WAL's index in its own memory (no shared-memory file to grow).
+func open(ctx context.Context, home string, reading, full bool) (*Store, error) {
 	dsn := "file:" + filepath.Join(home, FileName) +
 		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate", busyTimeout.Milliseconds())
+	if full {
+		dsn += "&_pragma=locking_mode(EXCLUSIVE)"
+	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, mneme.InternalError(err, "open database")
 	}
-	s := &Store{db: db, home: home}
+	s := &Store{db: db, home: home, readOnly: full}
+	if full {
+		db.SetMaxOpenConns(1)
+	}
 	err = retryBusy(ctx, func() error { return s.setup(ctx) })
 	if err == nil {
 		err = db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'db_id'").Scan(&s.dbID)
 	}
 	if err == nil {
-		err = writeMarker(home, s.dbID)
+		if err = writeMarker(home, s.dbID); reading {
+			err = nil // the marker is written again by the next write
+		}
 	}
 	if err != nil {
 		db.Close()
+		if reading && !full && isFull(err) {
+			return nil, err // OpenForReading tries again without writing
+		}
 		return nil, translate(err, "open the database in "+home)
 	}
-	sweepTemps(home) // what a killed writer left, however few writes follow
+	if !reading {
+		sweepTemps(home) // what a killed writer left, however few writes follow
+	}
 	return s, nil
 }
 
@@ -108,6 +150,7 @@ func (s *Store) Close() error {
 
 // setup switches to WAL (once per file) and applies pending migrations, each
 // in its own immediate transaction, so concurrent first starts are safe.
+// A current database is only read, so that opening works on a full disk.
 func (s *Store) setup(ctx context.Context) error {
 	var mode string
 	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
@@ -123,6 +166,13 @@ func (s *Store) setup(ctx context.Context) error {
 		return err
 	}
 	sort.Strings(names)
+	var current int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+		return err
+	}
+	if current == len(names) {
+		return nil
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var version int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
@@ -181,6 +231,16 @@ func retryBusy(ctx context.Context, fn func() error) error {
 	}
 }
 
+// isFull reports a write that failed for want of disk space (the
+// shared-memory index of the WAL that cannot grow, too).
+func isFull(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()&0xff == sqlite3.SQLITE_FULL || se.Code() == sqlite3.SQLITE_IOERR_SHMSIZE
+	}
+	return errors.Is(err, syscall.ENOSPC)
+}
+
 // isCorrupt reports a damaged database file.
 func isCorrupt(err error) bool {
 	var se *sqlite.Error
@@ -212,6 +272,8 @@ func translate(err error, doing string) error {
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": " + err.Error(), Err: err}
 	case isBusy(err):
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": the database stayed busy for " + busyTimeout.String() + "; another process holds a long write, try again", Err: err}
+	case isFull(err):
+		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": the disk is full (" + err.Error() + "): free some space; reading still works", Err: err}
 	case isCorrupt(err):
 		return &mneme.Error{Code: mneme.EUNAVAILABLE, Message: doing + ": the database file is damaged (" + err.Error() + "): " + damagedFix, Err: err}
 	}

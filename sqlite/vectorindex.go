@@ -162,6 +162,9 @@ func addVectors(ctx context.Context, tx *sql.Tx, ix *hnsw.Index, info mneme.Embe
 }
 
 func (s *Store) saveVectors() {
+	if s.readOnly {
+		return // a full disk: rebuilt in memory, saved by a later process
+	}
 	v := &s.vec
 	h := snapshotHeader{magic: vectorMagic, dbID: s.dbID, gen: v.gen, tag: embedderTag(v.info)}
 	if err := writeSnapshot(s.home, VectorFile, h, v.ix); err != nil {

@@ -293,6 +293,17 @@ func (a *app) open(need config.Need) (*mneme.Engine, error) {
 	return c.Open(a.ctx, need, mneme.WithObserver(a.progress()))
 }
 
+// openToRead opens the home for a command that only reads: a directory
+// that holds no home is an error, not a new empty home (config.ReadOnly).
+func (a *app) openToRead(need config.Need) (*mneme.Engine, error) {
+	c, err := a.config()
+	if err != nil {
+		return nil, err
+	}
+	c.ReadOnly = true
+	return a.open(need)
+}
+
 // embedderFlag registers --embedder on fs.
 func (a *app) embedderFlag(fs *flag.FlagSet) {
 	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: minilm, hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else the one the home's vectors come from, else minilm)")

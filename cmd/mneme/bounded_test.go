@@ -13,6 +13,7 @@ import (
 // values travel in files.
 func TestBoundedErrors(t *testing.T) {
 	home := t.TempDir()
+	ok(t, home, "remember", "--embedder", "hash", "a home for the reads to open")
 	dir := t.TempDir()
 	file := func(name, body string) string {
 		p := filepath.Join(dir, name)

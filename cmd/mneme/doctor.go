@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/sqlite"
 )
 
 func init() {
@@ -25,13 +27,18 @@ func runDoctor(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	return a.report(a.diagnose(*deep))
+	checks, err := a.diagnose(*deep)
+	if err != nil {
+		return err
+	}
+	return a.report(checks)
 }
 
 // diagnose runs the checks of the home: configuration, database, the
 // database file and the home's file modes, the store's own health (optional
-// roles), embedder and vectors. deep checks the database file in full.
-func (a *app) diagnose(deep bool) []check {
+// roles), embedder and vectors. deep checks the database file in full. A
+// place that holds no home is an error, not a check.
+func (a *app) diagnose(deep bool) ([]check, error) {
 	var checks []check
 	add := func(name string, ok bool, detail, fix string) {
 		checks = append(checks, check{Name: name, OK: ok, Detail: detail, Fix: fix})
@@ -39,16 +46,19 @@ func (a *app) diagnose(deep bool) []check {
 	c, err := a.config()
 	if err != nil {
 		add("config", false, mneme.ErrorMessage(err), "fix or remove config.json")
-		return checks
+		return checks, nil
 	}
-	eng, err := a.open(config.Records)
+	eng, err := a.openToRead(config.Records)
+	if errors.Is(err, mneme.ErrNoHome) {
+		return nil, err
+	}
 	if err != nil {
 		fix := "choose a writable data directory with --home or MNEME_HOME"
 		if c.StoreScheme() != "sqlite" || mneme.ErrorCode(err) == mneme.EUNAVAILABLE {
 			fix = "" // the message says what to fix: on the server, or a lost or damaged database
 		}
 		add("database", false, mneme.ErrorMessage(err), fix)
-		return append(checks, fileModes(c.Home))
+		return append(checks, fileModes(c.Home, c.File, nil)), nil
 	}
 	defer eng.Close()
 	var file []check
@@ -59,12 +69,12 @@ func (a *app) diagnose(deep bool) []check {
 		}
 		file = append(file, fc)
 	}
-	file = append(file, fileModes(c.Home))
 	st, err := eng.Stats(a.ctx)
 	if err != nil {
 		add("database", false, mneme.ErrorMessage(err), "")
-		return append(checks, file...)
+		return append(checks, append(file, fileModes(c.Home, c.File, nil))...), nil
 	}
+	file = append(file, fileModes(c.Home, c.File, &st))
 	add("database", true, fmt.Sprintf("%s (%s): %d memories in %d projects", c.Home, c.Describe(eng.Store()), st.Total, len(st.Projects)), "")
 	checks = append(checks, file...)
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
@@ -78,7 +88,7 @@ func (a *app) diagnose(deep bool) []check {
 	if deep {
 		checks = append(checks, a.checkCredentials(eng))
 	}
-	return checks
+	return checks, nil
 }
 
 // checkCredentials warns of stored records that show a credential to
@@ -103,29 +113,31 @@ func (a *app) checkCredentials(eng *mneme.Engine) check {
 		Fix:    "mark each secret (mneme update ID --sensitivity secret) or forget it (mneme forget ID)"}
 }
 
-// fileModes checks that the data directory and the files in it are their
-// owner's alone: the database holds secret records in clear.
-func fileModes(home string) check {
-	c := check{Name: "file modes", OK: true, Detail: "the data directory and its files are private to their owner"}
-	st, err := os.Stat(home)
+// fileModes checks that mneme's own files in the home are their owner's
+// alone, and says what others could read: the memories (st, when known),
+// and what config.json holds that is secret. Other files are not mneme's.
+func fileModes(home string, f config.File, st *mneme.Stats) check {
+	c := check{Name: "file modes", OK: true, Detail: "the data directory and mneme's files in it are private to their owner"}
+	info, err := os.Stat(home)
 	if err != nil {
 		c.OK, c.Detail = false, fmt.Sprintf("cannot read the data directory %s: %v", home, err)
 		return c
 	}
-	var open, fixes []string
-	if st.Mode().Perm()&0o077 != 0 { // a warning: others see the names, not the contents
-		open = append(open, fmt.Sprintf("%s (%04o)", home, st.Mode().Perm()))
+	var open, fixes, risks []string
+	if info.Mode().Perm()&0o077 != 0 { // a warning: others see the names, not the contents
+		open = append(open, fmt.Sprintf("%s (%04o)", home, info.Mode().Perm()))
 		fixes = append(fixes, "chmod 700 "+shellQuote(home))
 		c.Warn = true
 	}
 	entries, _ := os.ReadDir(home)
 	exposed := map[string]bool{}
 	for _, e := range entries {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o077 != 0 {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o077 != 0 && atRisk(e.Name(), f) {
 			exposed[e.Name()] = true
 		}
 	}
 	var files []string
+	memories, secrets := false, false
 	for _, e := range entries { // in name order
 		name := e.Name()
 		if !exposed[name] {
@@ -133,6 +145,8 @@ func fileModes(home string) check {
 		}
 		info, _ := e.Info()
 		open = append(open, fmt.Sprintf("%s (%04o)", name, info.Mode().Perm()))
+		memories = memories || sqlite.HoldsMemories(name)
+		secrets = secrets || name == config.FileName
 		// A database's WAL and shared-memory files take its mode and are
 		// gone once no process has it open: chmod the database.
 		if db, ok := cutAny(name, "-wal", "-shm", "-journal"); ok && exposed[db] {
@@ -140,15 +154,35 @@ func fileModes(home string) check {
 		}
 		files = append(files, shellQuote(filepath.Join(home, name)))
 	}
-	if len(files) > 0 { // a failure: others can read the memories
+	switch {
+	case memories && st == nil:
+		risks = append(risks, "others can read the memories in them")
+	case memories && st.Secret > 0:
+		risks = append(risks, fmt.Sprintf("others can read the %s in them, %d secret, in clear", mneme.Plural(st.Total, "memory", "memories"), st.Secret))
+	case memories:
+		risks = append(risks, fmt.Sprintf("others can read the %s in them (none of them secret)", mneme.Plural(st.Total, "memory", "memories")))
+	}
+	if secrets {
+		risks = append(risks, fmt.Sprintf("%s holds %s", config.FileName, strings.Join(f.Secrets(), " and ")))
+	}
+	if len(files) > 0 { // a failure: others can read what is named
 		fixes = append(fixes, "chmod 600 "+strings.Join(files, " "))
 		c.OK, c.Warn = false, false
 	}
 	if len(open) > 0 {
-		c.Detail = "open to other users, though the database holds secret records in clear: " + strings.Join(open, ", ")
+		c.Detail = "open to other users: " + strings.Join(open, ", ")
+		if len(risks) > 0 {
+			c.Detail += ": " + strings.Join(risks, "; ")
+		}
 		c.Fix = strings.Join(fixes, " && ")
 	}
 	return c
+}
+
+// atRisk reports whether others must not read the home's file name: one
+// that holds memories, or config.json when it holds secrets.
+func atRisk(name string, f config.File) bool {
+	return sqlite.HoldsMemories(name) || name == config.FileName && len(f.Secrets()) > 0
 }
 
 // cutAny returns s without the first of suffixes it ends with.

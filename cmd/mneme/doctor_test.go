@@ -108,6 +108,32 @@ func TestDoctorFileModes(t *testing.T) {
 	if fine, warn, detail, _ := modes(decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json"))); !fine || warn {
 		t.Fatalf("after the fix: %s", detail)
 	}
+	// Files that are not mneme's, and a config.json with nothing secret,
+	// are no one's risk; the failure says what others could read.
+	os.Chmod(home, 0o700)
+	os.WriteFile(filepath.Join(home, "notes.txt"), []byte("mine"), 0o644)
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"none"}}`), 0o644)
+	if fine, warn, detail, _ := modes(decode[doctorJSON](t, ok(t, home, "doctor", "--json"))); !fine || warn {
+		t.Fatalf("a readable notes.txt and a config.json without secrets: %s", detail)
+	}
+	os.Chmod(db, 0o644)
+	r = mneme(t, home, "", "doctor", "--json")
+	if _, _, detail, _ := modes(decode[doctorJSON](t, r.stdout)); r.code != 1 || strings.Contains(detail, "secret records in clear") || strings.Contains(detail, "notes.txt") || !strings.Contains(detail, "1 memory") {
+		t.Fatalf("a readable database without secret records: exit %d, %q", r.code, detail)
+	}
+	os.Chmod(db, 0o600)
+	ok(t, home, "remember", "--sensitivity", "secret", "the vault PIN is kept offline")
+	os.Chmod(db, 0o644)
+	r = mneme(t, home, "", "doctor", "--json")
+	if _, _, detail, _ := modes(decode[doctorJSON](t, r.stdout)); r.code != 1 || !strings.Contains(detail, "1 secret") {
+		t.Fatalf("a readable database with a secret record: exit %d, %q", r.code, detail)
+	}
+	os.Chmod(db, 0o600)
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"none"},"server":{"tokens":[{"name":"ci","token":"s3cr3t-token-value-123","access":"read"}]}}`), 0o644)
+	r = mneme(t, home, "", "doctor", "--json")
+	if fine, _, detail, fix := modes(decode[doctorJSON](t, r.stdout)); r.code != 1 || fine || !strings.Contains(detail, "config.json (0644)") || !strings.Contains(detail, "token") || !strings.Contains(fix, "config.json") {
+		t.Fatalf("a readable config.json holding a token: exit %d, %q, fix %q", r.code, detail, fix)
+	}
 }
 
 // TestDoctorDamagedFile: a damaged page out of the way of every count

@@ -23,7 +23,7 @@ func runExport(a *app, args []string) error {
 	if err := f.Check(); err != nil {
 		return err
 	}
-	eng, err := a.open(config.Records)
+	eng, err := a.openToRead(config.Records)
 	if err != nil {
 		return err
 	}

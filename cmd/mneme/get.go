@@ -26,7 +26,7 @@ func runGet(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.open(config.Records)
+	eng, err := a.openToRead(config.Records)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func runGround(a *app, args []string) error {
 	if pkg.Package == nil {
 		return mneme.Invalid("--package: not a context package")
 	}
-	eng, err := a.open(config.Recall)
+	eng, err := a.openToRead(config.Recall)
 	if err != nil {
 		return err
 	}

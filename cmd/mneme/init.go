@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -31,7 +29,7 @@ type initResult struct {
 	Embedder string            `json:"embedder"`
 	Model    *fetch.Result     `json:"model,omitempty"`
 	Checks   []check           `json:"checks"`
-	Clients  map[string]string `json:"clients"`
+	Clients  map[string]string `json:"clients,omitempty"` // only when every check passed
 }
 
 func runInit(a *app, args []string) error {
@@ -46,8 +44,10 @@ func runInit(a *app, args []string) error {
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var asked config.File
 	if isTerminal(a.stdin) && !*yes && !a.json {
-		if err := a.askInit(given); err != nil {
+		var err error
+		if asked, err = a.askInit(given); err != nil {
 			return err
 		}
 	}
@@ -60,7 +60,16 @@ func runInit(a *app, args []string) error {
 	if a.embedder != "" {
 		f.Embedder.Provider = a.embedder
 	}
+	if asked.Embedder.Provider != "" {
+		f.Embedder = asked.Embedder
+	}
+	if asked.LLM.Provider != "" {
+		f.LLM = asked.LLM
+	}
 	if err := f.Check(); err != nil {
+		return err
+	}
+	if err := a.fitsHome(c, f.Embedder); err != nil {
 		return err
 	}
 	if err := config.WriteFile(c.Home, f); err != nil {
@@ -78,49 +87,52 @@ func runInit(a *app, args []string) error {
 		}
 		out.Model = &res
 	}
-	out.Checks = a.diagnose(false)
-	out.Clients = clientConfigs(c.Home)
-	if a.json {
-		return a.printJSON(out)
+	if out.Checks, err = a.initHome(); err != nil {
+		return err
 	}
-	a.printInit(out)
-	return nil
+	failed := 0
+	for _, ch := range out.Checks {
+		if !ch.OK {
+			failed++
+		}
+	}
+	if failed == 0 { // the MCP clients would only meet the failure
+		out.Clients = clientConfigs(c.Home)
+	}
+	if a.json {
+		err = a.printJSON(out)
+	} else {
+		a.printInit(out)
+	}
+	if err == nil && failed > 0 {
+		err = mneme.Errorf(mneme.EUNAVAILABLE, "the home in %s does not work yet: %d of %d checks failed (fix what they say, then run `mneme doctor`, or `mneme init` again)", c.Home, failed, len(out.Checks))
+	}
+	return err
 }
 
-// askInit asks on a terminal what the flags left open.
-func (a *app) askInit(given map[string]bool) error {
-	in := bufio.NewReader(a.stdin)
-	ask := func(question, def string) (string, error) {
-		fmt.Fprintf(a.stdout, "%s [%s]: ", question, def)
-		line, err := in.ReadString('\n')
-		if err != nil && line == "" {
-			return "", mneme.Invalid("init: no answer on standard input: run `mneme init --yes` to take the defaults")
-		}
-		return cmp.Or(strings.TrimSpace(line), def), nil
+// fitsHome refuses an embedder other than the one the vectors of an
+// existing home come from: every write would fail until a reindex.
+func (a *app) fitsHome(c *config.Config, ec config.Embedder) error {
+	c.ReadOnly = true // a new home is created below, after the checks
+	s, err := c.OpenStore(a.ctx)
+	if err != nil {
+		return nil // no home yet, or one doctor reports on below
 	}
-	var err error
-	if !given["home"] {
-		c, cerr := a.config()
-		if cerr != nil {
-			return cerr
-		}
-		if a.home, err = ask("Data directory", c.Home); err != nil {
-			return err
-		}
-		a.cfg = nil
+	defer s.Close()
+	info, ok, err := s.HomeEmbedder(a.ctx)
+	if err != nil || !ok || ec.Fits(info) {
+		return err
 	}
-	if !given["store"] {
-		if a.store, err = ask("Store (sqlite, or postgres with $MNEME_PG_DSN set)", "sqlite"); err != nil {
-			return err
-		}
-		a.cfg = nil
-	}
-	if !given["embedder"] {
-		if a.embedder, err = ask("Embedder (minilm, hash, none, ollama, openai)", "minilm"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mneme.Invalid("the vectors of %s come from %s (%d dimensions), not %s: every write would fail. Run `mneme reindex --embedder %s` first to re-embed the home with it (then init again), or keep %s",
+		c.Home, info.ID(), info.Dim, ec.Provider, ec.Provider, info.Provider)
+}
+
+// initHome creates the home's store (reads do not) and checks it.
+func (a *app) initHome() ([]check, error) {
+	if eng, err := a.open(config.Records); err == nil {
+		eng.Close()
+	} // else doctor says what is wrong
+	return a.diagnose(false)
 }
 
 func (a *app) printInit(out initResult) {
@@ -135,6 +147,9 @@ func (a *app) printInit(out initResult) {
 			mark = "FAIL"
 		}
 		fmt.Fprintf(a.stdout, "  %s %-14s %s\n", mark, c.Name, c.Detail)
+	}
+	if out.Clients == nil {
+		return
 	}
 	fmt.Fprintln(a.stdout, "\nMCP clients, ready to paste:")
 	for _, name := range []string{"claude-code", "claude-desktop-cursor", "codex"} {

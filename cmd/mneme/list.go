@@ -25,7 +25,7 @@ func runList(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := a.open(config.Records)
+	eng, err := a.openToRead(config.Records)
 	if err != nil {
 		return err
 	}

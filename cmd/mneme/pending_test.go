@@ -41,6 +41,15 @@ func (p *provider) serve(w http.ResponseWriter, r *http.Request) {
 	case "down":
 		http.Error(w, "overloaded", http.StatusServiceUnavailable)
 		return
+	case "garbage":
+		fmt.Fprint(w, "<html>upstream error</html>")
+		return
+	case "nan":
+		fmt.Fprint(w, `{"embeddings":[[NaN,1,1,1,1,1,1,1]],"data":[{"index":0,"embedding":[NaN,1,1,1,1,1,1,1]}]}`)
+		return
+	case "short":
+		fmt.Fprint(w, `{"embeddings":[],"data":[]}`)
+		return
 	}
 	var req struct{ Input []string }
 	json.NewDecoder(r.Body).Decode(&req) // read whole: the server then sees the client leave
@@ -158,6 +167,31 @@ func TestPendingWhenProviderDown(t *testing.T) {
 			}
 			if r := mneme(t, home, "", "recall", "release train"); r.code != 0 || r.stderr != "" {
 				t.Fatalf("hybrid recall after sync: %+v", r)
+			}
+		})
+	}
+}
+
+// TestPendingWhenProviderAnswersGarbage: a provider that answers what is
+// not a vector (not JSON, NaN, too few vectors) fails as a provider that
+// is down does: the write stores its record pending (exit 0) and says
+// why, instead of refusing it as if the input were wrong.
+func TestPendingWhenProviderAnswersGarbage(t *testing.T) {
+	t.Setenv("MNEME_EMBEDDER", "")
+	for _, mode := range []string{"garbage", "nan", "short"} {
+		t.Run(mode, func(t *testing.T) {
+			home, p := t.TempDir(), newProvider(t, mode)
+			useProvider(t, home, "ollama", p.URL)
+			r := mneme(t, home, "", "remember", "the release train leaves on Tuesdays", "--json")
+			if r.code != 0 {
+				t.Fatalf("remember with a provider answering %s: exit %d, %s", mode, r.code, r.stderr)
+			}
+			if w := decode[writeJSON](t, r.stdout); w.Inserted != 1 || w.PendingEmbeddings != 1 || !strings.Contains(w.PendingReason, p.URL) && !strings.Contains(w.PendingReason, "ollama/fake") {
+				t.Fatalf("remember with a provider answering %s: %+v", mode, w)
+			}
+			p.mode.Store("ok")
+			if s := decode[struct{ Embedded, Pending int }](t, ok(t, home, "sync", "--json")); s.Embedded != 1 || s.Pending != 0 {
+				t.Fatalf("sync once the provider answers: %+v", s)
 			}
 		})
 	}

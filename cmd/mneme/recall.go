@@ -49,7 +49,7 @@ func runRecall(a *app, args []string) error {
 			return atLine(err, qf.batch != "", i)
 		}
 	}
-	eng, err := a.open(needFor(queries))
+	eng, err := a.openToRead(needFor(queries))
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func runStats(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	eng, err := a.open(config.Records)
+	eng, err := a.openToRead(config.Records)
 	if err != nil {
 		return err
 	}

@@ -76,12 +76,19 @@ func Post(ctx context.Context, client *http.Client, p Peer, url string, headers 
 	case resp.StatusCode != http.StatusOK:
 		return mneme.Invalid("%s at %s rejected the request (HTTP %d): %s", p.Name, url, resp.StatusCode, snippet(payload))
 	case int64(len(payload)) > p.MaxBody:
-		return mneme.Invalid("%s at %s answered with more than %d bytes%s", p.Name, url, p.MaxBody, p.check())
+		return p.garbled(url, fmt.Sprintf("more than %d bytes", p.MaxBody))
 	}
 	if err := json.Unmarshal(payload, out); err != nil {
-		return mneme.Invalid("%s at %s answered with unexpected JSON%s: %v", p.Name, url, p.check(), err)
+		return p.garbled(url, fmt.Sprintf("unexpected JSON (%v): %s", err, snippet(payload)))
 	}
 	return nil
+}
+
+// garbled is the error of an answer that cannot be used: the peer fails,
+// as one that is down does (EUNAVAILABLE), not the caller's request.
+func (p Peer) garbled(url, what string) *mneme.Error {
+	return &mneme.Error{Code: mneme.EUNAVAILABLE,
+		Message: fmt.Sprintf("%s at %s answered with %s%s", p.Name, url, what, p.check())}
 }
 
 func (p Peer) unavailable(url string, err error) *mneme.Error {
