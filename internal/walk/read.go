@@ -98,3 +98,26 @@ func skipReason(err error) string {
 	}
 	return reasonUnreadable
 }
+
+// IgnoreNotes says which ignore files of a walk were not read, and why:
+// their patterns were not applied, so more files may be listed. Paths
+// under root are given relative to it.
+func IgnoreNotes(root string, skips []Skip) []string {
+	var notes []string
+	for _, s := range skips {
+		if !s.IgnoreFile {
+			continue
+		}
+		p := s.Path
+		if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+			p = filepath.ToSlash(rel)
+		}
+		why := map[string]string{reasonTooLarge: fmt.Sprintf("it is over %d MiB", MaxIgnoreFile>>20),
+			reasonSymlink: "it is a symbolic link"}[s.Reason]
+		if why == "" {
+			why = "it is not a regular file"
+		}
+		notes = append(notes, fmt.Sprintf("%s was not read (%s): its ignore patterns were not applied", p, why))
+	}
+	return notes
+}
