@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -84,7 +83,7 @@ func TestIgnoreFilesBounded(t *testing.T) {
 	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
 	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "sub", "util.go"), []byte("package sub\n"), 0o644)
-	if err := syscall.Mkfifo(filepath.Join(repo, ".git", "info", "exclude"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(repo, ".git", "info", "exclude")); err != nil {
 		t.Skip("mkfifo:", err)
 	}
 	if err := os.WriteFile(filepath.Join(repo, "sub", ".gitignore"), nil, 0o644); err != nil {
@@ -152,9 +151,5 @@ func runBounded(t *testing.T, limit time.Duration, env []string, args ...string)
 	} else if err != nil {
 		t.Fatalf("run mneme %v: %v", args, err)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss << 10 // KiB on Linux
-	}
-	return result{out.String(), errb.String(), code}, rss
+	return result{out.String(), errb.String(), code}, peakRSS(cmd.ProcessState)
 }
