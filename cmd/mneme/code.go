@@ -56,7 +56,7 @@ func runCode(a *app, args []string) error {
 	fs.StringVar(&req.Detail, "detail", "compact", "context slice detail: compact, normal or verbose")
 	fs.BoolVar(&req.Refresh, "refresh", false, "rehash every file instead of reusing unchanged ones")
 	format := fs.String("format", "text", "output: text or json (--json is json)")
-	index := fs.Bool("index", false, "embed new and changed files as code records (project: the repository id) and forget deleted ones")
+	index := fs.Bool("index", false, "embed every file whose records are missing or stale as code records (project: the repository id) and forget deleted ones")
 	var watch codemem.WatchOptions
 	if sub == "watch" {
 		fs.DurationVar(&watch.Interval, "interval", 2*time.Second, "poll period (the only trigger without native file events)")
