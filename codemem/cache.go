@@ -17,7 +17,7 @@ import (
 
 // FormatVersion is the artifact's format: an artifact of another version
 // is not read, and the repository is rebuilt cold.
-const FormatVersion = 2
+const FormatVersion = 3
 
 // Cache defaults.
 const (

@@ -3,10 +3,10 @@ package codemem
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
+	"encoding/hex"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/walk"
 )
 
 // IndexResult counts what Index did to the repository's records.
@@ -25,9 +25,12 @@ const indexBatch = 100
 
 // Index keeps the repository's code records current: each record's project
 // is the repository id, its source the repo-relative path and line range.
-// Only files the delta names, or that have no document yet, are read and
-// embedded (the Engine skips a file whose content is stored unchanged);
-// documents of files no longer in the repository are forgotten.
+// A file is read and embedded when its content differs from what its
+// stored document was made of (the document keeps the sha256 of the
+// content indexed, the entry that of the content scanned), so whatever an
+// earlier command left behind (no --index, or a crash between writing the
+// artifact and storing the records) is caught up, whatever the delta says.
+// Documents of files no longer in the repository are forgotten.
 func Index(ctx context.Context, eng *mneme.Engine, env *Envelope) (IndexResult, error) {
 	res := IndexResult{Project: env.ProjectID}
 	if !mneme.ScopeFrom(ctx).Covers(env.ProjectID) {
@@ -37,13 +40,9 @@ func Index(ctx context.Context, eng *mneme.Engine, env *Envelope) (IndexResult, 
 	if err != nil {
 		return res, err
 	}
-	stored := make(map[string]bool, len(docs))
+	stored := make(map[string]string, len(docs)) // path → sha256 of the content indexed
 	for _, d := range docs {
-		stored[d.URI] = true
-	}
-	changed := map[string]bool{}
-	for _, c := range env.Delta.Files {
-		changed[c.Path] = c.Change != "removed"
+		stored[d.URI] = d.Hash
 	}
 	var todo []mneme.SourceFile
 	seen := make(map[string]bool, len(env.entries))
@@ -65,12 +64,13 @@ func Index(ctx context.Context, eng *mneme.Engine, env *Envelope) (IndexResult, 
 	}
 	for _, e := range env.entries {
 		seen[e.Path] = true
-		if stored[e.Path] && !changed[e.Path] {
+		if e.Size == 0 || stored[e.Path] == hex.EncodeToString(e.SHA256[:]) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(env.ProjectRoot, filepath.FromSlash(e.Path)))
+		data, _, err := walk.ReadFile(env.ProjectRoot, e.Path, maxFileSize)
 		if err != nil {
-			res.Problems++
+			res.Problems++ // gone, or no longer a regular file, since the scan
+			continue
 		}
 		if len(bytes.TrimSpace(data)) == 0 {
 			continue

@@ -1,7 +1,7 @@
 package codemem
 
 import (
-	"os"
+	"crypto/sha256"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -21,6 +21,7 @@ type Entry struct {
 	Size    int64    // bytes
 	MTime   int64    // modification time, Unix nanoseconds
 	Hash    uint64   // xxh3 of the content
+	SHA256  [32]byte // sha256 of the content, as the Engine keys a document: Index compares the two
 	Lang    string   // from the name: go, python, javascript, …; "" when unknown
 	Imports []string // import specifiers as written (see imports.go)
 	Marks   []string // entry-point markers (see imports.go)
@@ -40,6 +41,9 @@ type Delta struct {
 	Files    []Change `json:"files"`
 }
 
+// Empty reports whether nothing changed.
+func (d Delta) Empty() bool { return d.Added+d.Modified+d.Removed == 0 }
+
 // Stats counts the work of one scan.
 type Stats struct {
 	FileCount       int `json:"file_count"`
@@ -49,10 +53,11 @@ type Stats struct {
 
 // scan walks root and returns its entries sorted by path, reusing the
 // entries of prev whose size and modification time are unchanged (all of
-// them are rehashed when rehash is set), with the delta against prev.
+// them are rehashed when rehash is set), with the delta against prev and
+// notes on the ignore files the walk could not read.
 // A nil prev is a cold build: every file is added, and the delta lists no
 // files (it would be the whole listing).
-func scan(root string, prev []Entry, rehash bool) ([]Entry, Delta, Stats, error) {
+func scan(root string, prev []Entry, rehash bool) ([]Entry, Delta, Stats, []string, error) {
 	old := make(map[string]*Entry, len(prev))
 	for i := range prev {
 		old[prev[i].Path] = &prev[i]
@@ -61,9 +66,9 @@ func scan(root string, prev []Entry, rehash bool) ([]Entry, Delta, Stats, error)
 		p := old[rel]
 		return p != nil && !rehash && p.Size == size && p.MTime == mod.UnixNano()
 	}
-	files, _, err := walk.Files([]string{root}, walk.Options{MaxFileSize: maxFileSize, Known: known})
+	files, skips, err := walk.Files([]string{root}, walk.Options{MaxFileSize: maxFileSize, Known: known})
 	if err != nil {
-		return nil, Delta{}, Stats{}, err
+		return nil, Delta{}, Stats{}, nil, err
 	}
 	entries := make([]Entry, len(files))
 	var todo []int
@@ -78,19 +83,20 @@ func scan(root string, prev []Entry, rehash bool) ([]Entry, Delta, Stats, error)
 		entries[i] = e
 		todo = append(todo, i)
 	}
-	hashAll(files, entries, todo)
+	entries = hashAll(files, entries, todo)
 	st.RehashedEntries = len(todo)
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
 	st.FileCount = len(entries)
-	return entries, diff(prev, entries, prev == nil), st, nil
+	return entries, diff(prev, entries, prev == nil), st, walk.IgnoreNotes(root, skips), nil
 }
 
 // maxFileSize bounds the files kept: larger ones are data, not code.
 const maxFileSize = 2 << 20
 
 // hashAll reads, hashes and analyses entries[i] for each i of todo, on
-// every core.
-func hashAll(files []walk.File, entries []Entry, todo []int) {
+// every core, and returns entries without those it could not read.
+func hashAll(files []walk.File, entries []Entry, todo []int) []Entry {
+	failed := make([]bool, len(entries))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(todo))) {
@@ -98,12 +104,14 @@ func hashAll(files []walk.File, entries []Entry, todo []int) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				data, err := os.ReadFile(files[i].Path)
+				data, fi, err := files[i].Read(maxFileSize)
 				if err != nil {
-					continue // vanished since the walk: the next scan drops it
+					failed[i] = true // vanished since the walk, or no longer a regular file
+					continue
 				}
 				e := &entries[i]
-				e.Hash = xxh3.Hash(data)
+				e.Size, e.MTime = fi.Size(), fi.ModTime().UnixNano() // what was read, if it changed since the walk
+				e.Hash, e.SHA256 = xxh3.Hash(data), sha256.Sum256(data)
 				e.Lang = Language(e.Path)
 				e.Imports, e.Marks = analyse(e.Path, e.Lang, data)
 			}
@@ -114,6 +122,13 @@ func hashAll(files []walk.File, entries []Entry, todo []int) {
 	}
 	close(work)
 	wg.Wait()
+	kept := entries[:0]
+	for i, e := range entries {
+		if !failed[i] {
+			kept = append(kept, e)
+		}
+	}
+	return kept
 }
 
 // diff compares two path-sorted entry lists.

@@ -87,6 +87,9 @@ type Envelope struct {
 	Stats       Stats  `json:"stats"`
 	Delta       Delta  `json:"delta"`
 	Context     *Slice `json:"context,omitempty"`
+	// Notes say what the walk could not read (an ignore file that is not a
+	// regular file, or too large), for a person: none, usually.
+	Notes []string `json:"notes,omitempty"`
 
 	entries []Entry
 	cold    bool // no previous artifact: the delta lists no files
@@ -138,14 +141,14 @@ func (s *Service) Run(command string, req Request) (*Envelope, error) {
 	default:
 		prev = a.Entries
 	}
-	entries, delta, stats, err := scan(root, prev, rehash)
+	entries, delta, stats, notes, err := scan(root, prev, rehash)
 	if err != nil {
 		return nil, mneme.Invalid("%s: %v", root, err)
 	}
 	if env.cold {
 		delta = diff(nil, entries, true)
 	}
-	env.Stats, env.Delta, env.entries = stats, delta, entries
+	env.Stats, env.Delta, env.Notes, env.entries = stats, delta, notes, entries
 	changed := env.CacheStatus != Hit || stats.RehashedEntries > 0 || delta.Removed > 0 || a.Compact == nil
 	if changed {
 		a.Entries, a.Compact = entries, buildSlice(root, entries, Compact)

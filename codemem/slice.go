@@ -1,12 +1,12 @@
 package codemem
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/mneme-ai/mneme/internal/walk"
 )
 
 // Detail levels of a context slice.
@@ -330,7 +330,7 @@ func symbolsOf(root string, entries []Entry, ep EntryPoint, k int) []string {
 		if re == nil {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		data, _, err := walk.ReadFile(root, f, maxFileSize)
 		if err != nil {
 			continue
 		}

@@ -23,9 +23,10 @@ type WatchOptions struct {
 }
 
 // Watch scans the repository of req whenever its files change and calls
-// emit with each envelope whose delta is not empty (and once at the start),
-// until ctx ends or emit fails. native reports whether file events are
-// used.
+// emit with each envelope whose delta is not empty, until ctx ends or emit
+// fails. The first scan's envelope is emitted whatever its delta, for the
+// caller to catch up (Index); a caller that shows deltas shows it only
+// when it is not empty. native reports whether file events are used.
 func (s *Service) Watch(ctx context.Context, req Request, o WatchOptions, emit func(env *Envelope, native bool) error) error {
 	if o.Interval <= 0 {
 		o.Interval = 2 * time.Second
@@ -65,8 +66,7 @@ func (s *Service) Watch(ctx context.Context, req Request, o WatchOptions, emit f
 		if err != nil {
 			return err
 		}
-		d := env.Delta
-		if d.Added+d.Modified+d.Removed == 0 {
+		if env.Delta.Empty() {
 			continue
 		}
 		if err := emit(env, events != nil); err != nil {

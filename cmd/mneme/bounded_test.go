@@ -1,10 +1,16 @@
 package main_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBoundedErrors: a huge bad value (a project name, a tag, a time, a
@@ -65,4 +71,86 @@ func TestBoundedErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIgnoreFilesBounded: a FIFO at .git/info/exclude and a sparse 1 GiB
+// .gitignore neither hang nor swell `code explore`, `ingest` and the
+// server's code route: each ends within seconds, in little memory, and
+// says which ignore file it did not read.
+func TestIgnoreFilesBounded(t *testing.T) {
+	src := t.TempDir()
+	repo := filepath.Join(src, "repo")
+	os.MkdirAll(filepath.Join(repo, ".git", "info"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "sub"), 0o755)
+	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "sub", "util.go"), []byte("package sub\n"), 0o644)
+	if err := mkfifo(filepath.Join(repo, ".git", "info", "exclude")); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "sub", ".gitignore"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(repo, "sub", ".gitignore"), 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"code": map[string]any{"roots": []string{src}}})
+	os.WriteFile(filepath.Join(home, "config.json"), cfg, 0o600)
+	env := []string{"MNEME_HOME=" + home, "XDG_CACHE_HOME=" + t.TempDir(), "MNEME_EMBEDDER=hash"}
+	for _, args := range [][]string{{"code", "explore", repo}, {"code", "explore", repo, "--json"}, {"ingest", repo}} {
+		r, rss := runBounded(t, 20*time.Second, env, args...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		if rss > 100<<20 {
+			t.Fatalf("%v: %d MiB of memory", args, rss>>20)
+		}
+		out := r.stderr + r.stdout
+		for _, want := range []string{".git/info/exclude was not read (it is not a regular file)", "sub/.gitignore was not read (it is over 1 MiB)"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("%v: no note %q: %s", args, want, out)
+			}
+		}
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	s := serve(t, home, "--embedder", "hash")
+	body, _ := json.Marshal(map[string]any{"project_root": repo})
+	client := &http.Client{Timeout: 20 * time.Second}
+	resp, err := client.Post(s.url+"/v1/code/explore", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("POST /v1/code/explore: %v", err)
+	}
+	defer resp.Body.Close()
+	var served struct {
+		Stats struct {
+			FileCount int `json:"file_count"`
+		} `json:"stats"`
+		Notes []string `json:"notes"`
+	}
+	if json.NewDecoder(resp.Body).Decode(&served); resp.StatusCode != 200 || served.Stats.FileCount != 2 || len(served.Notes) != 2 {
+		t.Fatalf("POST /v1/code/explore: %d %+v", resp.StatusCode, served)
+	}
+}
+
+// runBounded runs mneme with env, killing it after limit (a failure), and
+// returns its result and peak resident memory in bytes.
+func runBounded(t *testing.T, limit time.Duration, env []string, args ...string) (result, int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("mneme %v still running after %v: %s", args, limit, errb.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run mneme %v: %v", args, err)
+	}
+	return result{out.String(), errb.String(), code}, peakRSS(cmd.ProcessState)
 }

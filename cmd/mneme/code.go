@@ -14,7 +14,7 @@ import (
 	"github.com/mneme-ai/mneme/config"
 )
 
-const codeUsage = "code explore|context|delta|refresh|watch [PATH] [--detail compact|normal|verbose] [--refresh] [--index] [--format text|json]"
+const codeUsage = "code explore|context|delta|refresh|watch [PATH] [--detail compact|normal|verbose] [--refresh] [--index] [--format text|json] (watch: [--interval D] [--poll])"
 
 var codeSubcommands = map[string]string{
 	"explore": "scan a repository (reusing its cached artifact) and print what changed and its context slice",
@@ -56,9 +56,12 @@ func runCode(a *app, args []string) error {
 	fs.StringVar(&req.Detail, "detail", "compact", "context slice detail: compact, normal or verbose")
 	fs.BoolVar(&req.Refresh, "refresh", false, "rehash every file instead of reusing unchanged ones")
 	format := fs.String("format", "text", "output: text or json (--json is json)")
-	index := fs.Bool("index", false, "embed new and changed files as code records (project: the repository id) and forget deleted ones")
-	interval := fs.Duration("interval", 2*time.Second, "watch: poll period (the only trigger without native file events)")
-	poll := fs.Bool("poll", false, "watch: poll instead of using native file events")
+	index := fs.Bool("index", false, "embed every file whose records are missing or stale as code records (project: the repository id) and forget deleted ones")
+	var watch codemem.WatchOptions
+	if sub == "watch" {
+		fs.DurationVar(&watch.Interval, "interval", 2*time.Second, "poll period (the only trigger without native file events)")
+		fs.BoolVar(&watch.Poll, "poll", false, "poll instead of using native file events")
+	}
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args[1:])
 	if err != nil {
@@ -88,7 +91,7 @@ func runCode(a *app, args []string) error {
 		defer eng.Close()
 	}
 	if sub == "watch" {
-		return a.codeWatch(svc, eng, req, codemem.WatchOptions{Interval: *interval, Poll: *poll})
+		return a.codeWatch(svc, eng, req, watch)
 	}
 	env, err := svc.Run(sub, req)
 	if err != nil {
@@ -105,8 +108,16 @@ func runCode(a *app, args []string) error {
 	if a.json {
 		return a.printJSON(out)
 	}
+	a.noteAll(env.Notes)
 	printCode(a.stdout, out)
 	return nil
+}
+
+// noteAll prints each note as "note: …" on standard error.
+func (a *app) noteAll(notes []string) {
+	for _, n := range notes {
+		fmt.Fprintln(a.stderr, "note:", block(n))
+	}
 }
 
 // codeOutput is an envelope with what --index did.
@@ -115,18 +126,25 @@ type codeOutput struct {
 	Index *codemem.IndexResult `json:"index,omitempty"`
 }
 
-// codeWatch prints each delta as one JSON line until interrupted.
+// codeWatch prints each non-empty delta as one JSON line until
+// interrupted; with --index, also a line when indexing changed records
+// (the first scan catching up).
 func (a *app) codeWatch(svc *codemem.Service, eng *mneme.Engine, req codemem.Request, o codemem.WatchOptions) error {
 	ctx, stop := signal.NotifyContext(a.ctx, syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	return svc.Watch(ctx, req, o, func(env *codemem.Envelope, native bool) error {
 		out := codeOutput{Envelope: env}
+		changed := !env.Delta.Empty()
 		if eng != nil {
 			res, err := codemem.Index(ctx, eng, env)
 			if err != nil {
 				return err
 			}
 			out.Index = &res
+			changed = changed || res.Files+res.Removed > 0
+		}
+		if !changed {
+			return nil
 		}
 		return a.printJSON(out)
 	})
@@ -135,12 +153,12 @@ func (a *app) codeWatch(svc *codemem.Service, eng *mneme.Engine, req codemem.Req
 // printCode is the text form of an envelope.
 func printCode(w io.Writer, out codeOutput) {
 	env := out.Envelope
-	fmt.Fprintf(w, "%s %s (project %s): cache %s; %d files, %d reused, %d rehashed\n", env.Command, env.ProjectRoot, env.ProjectID,
+	fmt.Fprintf(w, "%s %s (project %s): cache %s; %d files, %d reused, %d rehashed\n", env.Command, oneLine(env.ProjectRoot), env.ProjectID,
 		env.CacheStatus, env.Stats.FileCount, env.Stats.ReusedEntries, env.Stats.RehashedEntries)
 	d := env.Delta
 	fmt.Fprintf(w, "delta: %d added, %d modified, %d removed\n", d.Added, d.Modified, d.Removed)
 	for _, f := range d.Files {
-		fmt.Fprintf(w, "  %-8s %s\n", f.Change, f.Path)
+		fmt.Fprintf(w, "  %-8s %s\n", f.Change, oneLine(f.Path))
 	}
 	if out.Index != nil {
 		fmt.Fprintf(w, "index: %d files embedded (%d chunks), %d removed files forgotten\n", out.Index.Files, out.Index.Chunks, out.Index.Removed)
@@ -157,23 +175,23 @@ func printCode(w io.Writer, out codeOutput) {
 	}
 	if section("entry points", len(s.EntryPoints)) {
 		for _, ep := range s.EntryPoints {
-			fmt.Fprintf(w, "  %-17s %s %s\n", ep.Kind, ep.Path, ep.Name)
+			fmt.Fprintf(w, "  %-17s %s %s\n", oneLine(ep.Kind), oneLine(ep.Path), oneLine(ep.Name))
 			if len(ep.Symbols) > 0 {
-				fmt.Fprintf(w, "  %17s %s\n", "", strings.Join(ep.Symbols, " "))
+				fmt.Fprintf(w, "  %17s %s\n", "", oneLine(strings.Join(ep.Symbols, " ")))
 			}
 		}
 	}
 	counts := func(title string, cs []codemem.Count) {
 		if section(title, len(cs)) {
 			for _, c := range cs {
-				fmt.Fprintf(w, "  %5d %s\n", c.N, c.Name)
+				fmt.Fprintf(w, "  %5d %s\n", c.N, oneLine(c.Name))
 			}
 		}
 	}
 	counts("most imported", s.HotPaths.MostImported)
 	if section("recently changed", len(s.HotPaths.RecentlyChanged)) {
 		for _, p := range s.HotPaths.RecentlyChanged {
-			fmt.Fprintf(w, "  %s\n", p)
+			fmt.Fprintf(w, "  %s\n", oneLine(p))
 		}
 	}
 	counts("top imports", s.TopImports)
@@ -181,7 +199,7 @@ func printCode(w io.Writer, out codeOutput) {
 	fmt.Fprintf(w, "import graph: %d nodes, %d edges (%d more left out)\n", len(s.Graph.Nodes), len(s.Graph.Edges), s.Graph.Truncated)
 	if section("directories", len(s.Dirs)) {
 		for _, d := range s.Dirs {
-			fmt.Fprintf(w, "  %-40s %5d files %9d bytes %s\n", d.Path, d.Files, d.Bytes, d.Lang)
+			fmt.Fprintf(w, "  %-40s %5d files %9d bytes %s\n", oneLine(d.Path), d.Files, d.Bytes, oneLine(d.Lang))
 		}
 	}
 }

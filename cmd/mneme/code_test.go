@@ -163,3 +163,89 @@ func TestCodeWatchIndex(t *testing.T) {
 		t.Fatalf("recall = %+v", r)
 	}
 }
+
+// TestCodeTextEscapes: file names carrying terminal escapes are shown
+// escaped by `code explore` and `code delta` (as list and get show them),
+// never raw.
+func TestCodeTextEscapes(t *testing.T) {
+	home, repo := t.TempDir(), t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + t.TempDir()}
+	os.MkdirAll(filepath.Join(repo, "\x1b[2Jdir"), 0o755)
+	os.WriteFile(filepath.Join(repo, "\x1b[2Jdir", "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println() }\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/x\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "title\x1b]0;pwned\x07.go"), []byte("package x\n"), 0o644)
+	for i, args := range [][]string{{"explore", "--detail", "verbose"}, {"delta"}} {
+		if i == 1 {
+			os.WriteFile(filepath.Join(repo, "new\x1b[31m.go"), []byte("package x\n"), 0o644)
+			os.WriteFile(filepath.Join(repo, "title\x1b]0;pwned\x07.go"), []byte("package x\n\nvar Y = 1\n"), 0o644)
+		}
+		r := mnemeEnv(t, home, "", env, append([]string{"code", args[0], repo}, args[1:]...)...)
+		if r.code != 0 {
+			t.Fatalf("code %v: exit %d: %s", args, r.code, r.stderr)
+		}
+		if strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
+			t.Fatalf("code %v printed a raw escape: %q", args, r.stdout)
+		}
+		if !strings.Contains(r.stdout, `\x1b`) {
+			t.Fatalf("code %v: no escaped name: %q", args, r.stdout)
+		}
+	}
+}
+
+// TestCodeWatchQuiet: `code watch` on a repository whose artifact is
+// current prints nothing until something changes: its first line is the
+// first change, not an empty delta.
+func TestCodeWatchQuiet(t *testing.T) {
+	home, repo, cache := t.TempDir(), t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	mnemeEnv(t, home, "", []string{"XDG_CACHE_HOME=" + cache}, "code", "explore", repo)
+	cmd := exec.Command(bin, "code", "watch", repo, "--interval", "200ms", "--poll")
+	cmd.Env = append(os.Environ(), "MNEME_HOME="+home, "XDG_CACHE_HOME="+cache)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // ended already when the test passes
+	lines := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	time.Sleep(time.Second) // the first scan is done
+	os.WriteFile(filepath.Join(repo, "b.go"), []byte("package main\n"), 0o644)
+	select {
+	case line := <-lines:
+		if c := decode[codeJSON](t, line); c.Delta.Added != 1 || c.Delta.Files[0].Path != "b.go" {
+			t.Fatalf("first line = %s", line)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no line after a change")
+	}
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+}
+
+// TestCodeHelpFlags: each code subcommand's help lists only the flags it
+// takes (--interval and --poll are watch's), and the others refuse them.
+func TestCodeHelpFlags(t *testing.T) {
+	home := t.TempDir()
+	for _, sub := range []string{"explore", "context", "delta", "refresh", "watch"} {
+		r := mneme(t, home, "", "code", sub, "-h")
+		help := r.stdout + r.stderr
+		if !strings.Contains(help, "--detail") && !strings.Contains(help, "-detail") {
+			t.Fatalf("code %s -h: no --detail: %s", sub, help)
+		}
+		if watch := strings.Contains(help, "interval") || strings.Contains(help, "poll"); watch != (sub == "watch") {
+			t.Fatalf("code %s -h lists watch's flags: %v: %s", sub, watch, help)
+		}
+	}
+	if r := mneme(t, home, "", "code", "explore", t.TempDir(), "--poll"); r.code != 2 {
+		t.Fatalf("code explore --poll: exit %d: %s", r.code, r.stderr)
+	}
+}

@@ -23,7 +23,8 @@ import (
 )
 
 // The crash test kills the real binary with SIGKILL at random moments of
-// import, ingest, reindex, sync and a stream of remember commands, then checks the
+// import, ingest, reindex, sync, a stream of remember commands, and
+// `code delta --index` and `code refresh --index`, then checks the
 // home: SQLite's integrity check passes, every acknowledged write is there
 // (an import whole or not at all, an ingested file whole or not at all,
 // every remember that exited 0), recall works, and doctor is green after
@@ -35,6 +36,8 @@ const (
 	crashImportRecords = 2000
 	crashIngestFiles   = 200
 	crashTrialsDefault = 32
+	crashCodeFiles     = 200
+	crashCodeTrials    = 5
 )
 
 var crashWords = strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike " +
@@ -76,13 +79,19 @@ func TestCrashRecovery(t *testing.T) {
 		{"reindex", crashEmbed("reindex")},
 		{"sync", crashEmbed("sync")},
 		{"remember", crashRemember},
+		{"code delta", crashCode("delta")},
+		{"code refresh", crashCode("refresh")},
 	}
-	start := time.Now()
+	start, ran := time.Now(), 0
 	for i, k := range kinds {
 		n := trials / len(kinds)
 		if i < trials%len(kinds) {
 			n++
 		}
+		if strings.HasPrefix(k.name, "code") && os.Getenv("MNEME_CRASH_TRIALS") == "" {
+			n = max(n, crashCodeTrials) // at least 10 code trials in CI
+		}
+		ran += n
 		t.Run(k.name, func(t *testing.T) {
 			c := &crashRun{trials: n, input: input, rng: rand.New(rand.NewPCG(seed, uint64(i)))}
 			began := time.Now()
@@ -90,7 +99,7 @@ func TestCrashRecovery(t *testing.T) {
 			t.Logf("%d trials in %v: %s", n, time.Since(began).Round(time.Millisecond), c.summary())
 		})
 	}
-	t.Logf("all %d trials in %v", trials, time.Since(start).Round(time.Millisecond))
+	t.Logf("all %d trials in %v", ran, time.Since(start).Round(time.Millisecond))
 }
 
 // crashRun is one kind's trials: its random delays and what they hit.

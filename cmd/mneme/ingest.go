@@ -64,7 +64,7 @@ func runIngest(a *app, args []string) error {
 	sources := make([]mneme.SourceFile, 0, len(files))
 	seen := make(map[string]bool, len(files))
 	for _, f := range files {
-		data, err := os.ReadFile(f.Path)
+		data, _, err := f.Read(*maxSize) // no link followed, nothing but a regular file: the walk's file
 		if err != nil {
 			skipped = append(skipped, walk.Skip{Path: f.Path, Reason: "unreadable"})
 			continue
@@ -93,6 +93,7 @@ func runIngest(a *app, args []string) error {
 	if a.json {
 		return a.printJSON(ingestOutput{IngestResult: res, SkippedFiles: skipped})
 	}
+	a.noteAll(walk.IgnoreNotes("", skipped))
 	fmt.Fprintf(a.stdout, "%d files: %d unchanged, %d chunks inserted, %d updated, %d deleted, %d duplicate; %d files skipped",
 		res.Files, res.Unchanged, res.Inserted, res.Updated, res.Deleted, res.SkippedDuplicates, len(skipped))
 	if *sync {

@@ -5,6 +5,7 @@ package walk
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,6 +21,7 @@ import (
 // File is one file to ingest.
 type File struct {
 	Path    string // absolute, cleaned
+	Root    string // the directory Rel is relative to: read the file with Read, which follows no link below it
 	Rel     string // slash-separated path relative to the root it was found under (for a file given directly: its base name)
 	Size    int64
 	ModTime time.Time
@@ -38,6 +40,10 @@ type Options struct {
 type Skip struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"` // "binary", "too large", "ignored", "noise directory", "hidden", "unreadable", "symlink"
+	// IgnoreFile: an ignore file (.gitignore, .git/info/exclude) or git's
+	// pointer to it (.git, commondir) that was not read (not a regular
+	// file, or over MaxIgnoreFile bytes): its patterns were not applied.
+	IgnoreFile bool `json:"ignore_file,omitempty"`
 }
 
 // Skip reasons, as documented on Skip.
@@ -114,8 +120,10 @@ func Files(paths []string, o Options) ([]File, []Skip, error) {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			w.skip(abs, reasonSymlink)
 		case fi.IsDir():
-			w.dir(abs, "", rootStack(abs))
+			w.root = abs
+			w.dir(abs, "", w.rootStack(abs))
 		case fi.Mode().IsRegular():
+			w.root = filepath.Dir(abs)
 			w.file(abs, fi.Name(), fi, true)
 		default:
 			w.skip(abs, reasonUnreadable)
@@ -125,6 +133,7 @@ func Files(paths []string, o Options) ([]File, []Skip, error) {
 }
 
 type walker struct {
+	root  string // of the path being walked: the Root of its files
 	max   int64
 	known func(rel string, size int64, mod time.Time) bool
 	files []File
@@ -133,7 +142,12 @@ type walker struct {
 	buf   []byte          // sniff buffer, reused
 }
 
-func (w *walker) skip(p, reason string) { w.skips = append(w.skips, Skip{p, reason}) }
+func (w *walker) skip(p, reason string) { w.skips = append(w.skips, Skip{Path: p, Reason: reason}) }
+
+// skipIgnoreFile reports an ignore file not read because of err.
+func (w *walker) skipIgnoreFile(p string, err error) {
+	w.skips = append(w.skips, Skip{Path: p, Reason: skipReason(err), IgnoreFile: true})
+}
 
 // dir walks directory abs, whose path relative to the root is rel ("" for the root).
 func (w *walker) dir(abs, rel string, stack ignoreStack) {
@@ -142,12 +156,16 @@ func (w *walker) dir(abs, rel string, stack ignoreStack) {
 		w.skip(abs, reasonUnreadable) // ents holds whatever was read before the error
 	}
 	for _, e := range ents {
-		if e.Name() == ".gitignore" && e.Type().IsRegular() {
-			if b, err := os.ReadFile(filepath.Join(abs, e.Name())); err == nil {
-				// Cap capacity so siblings' appends never share a backing array.
-				stack = append(stack[:len(stack):len(stack)], parseIgnore(rel, string(b)))
-			}
+		if e.Name() != ".gitignore" {
+			continue
 		}
+		b, _, err := ReadFile(w.root, path.Join(rel, e.Name()), MaxIgnoreFile)
+		if err != nil {
+			w.skipIgnoreFile(filepath.Join(abs, e.Name()), err)
+			continue
+		}
+		// Cap capacity so siblings' appends never share a backing array.
+		stack = append(stack[:len(stack):len(stack)], parseIgnore(rel, string(b)))
 	}
 	for _, e := range ents {
 		name, t := e.Name(), e.Type()
@@ -193,18 +211,12 @@ func (w *walker) file(abs, rel string, fi fs.FileInfo, explicit bool) {
 		return
 	case w.known != nil && w.known(rel, fi.Size(), fi.ModTime()):
 		w.seen[abs] = true
-		w.files = append(w.files, File{Path: abs, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+		w.files = append(w.files, File{Path: abs, Root: w.root, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime()})
 		return
 	}
-	f, err := os.Open(abs)
+	n, err := w.sniff(rel)
 	if err != nil {
-		w.skip(abs, reasonUnreadable)
-		return
-	}
-	n, err := io.ReadFull(f, w.buf)
-	f.Close()
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		w.skip(abs, reasonUnreadable)
+		w.skip(abs, skipReason(err))
 		return
 	}
 	if IsBinary(w.buf[:n]) {
@@ -212,7 +224,24 @@ func (w *walker) file(abs, rel string, fi fs.FileInfo, explicit bool) {
 		return
 	}
 	w.seen[abs] = true
-	w.files = append(w.files, File{Path: abs, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+	w.files = append(w.files, File{Path: abs, Root: w.root, Rel: rel, Size: fi.Size(), ModTime: fi.ModTime()})
+}
+
+// sniff reads the start of w.root/rel into w.buf, as ReadFile opens it.
+func (w *walker) sniff(rel string) (int, error) {
+	f, err := openBelow(w.root, strings.Split(rel, "/"))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return 0, ErrNotRegular
+	}
+	n, err := io.ReadFull(f, w.buf)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return n, err
 }
 
 // result sorts both lists and drops skips of files another path included,
@@ -229,34 +258,50 @@ func (w *walker) result() ([]File, []Skip, error) {
 	return w.files, skips, nil
 }
 
-// rootStack starts the ignore stack of a root with its git info/exclude, if any.
-func rootStack(root string) ignoreStack {
+// rootStack starts the ignore stack of a root with its git info/exclude,
+// if any (git's pointer files and the exclude are read as ignore files).
+func (w *walker) rootStack(root string) ignoreStack {
 	gitDir := filepath.Join(root, ".git")
 	fi, err := os.Lstat(gitDir)
-	if err != nil {
+	switch {
+	case err != nil || fi.Mode()&fs.ModeSymlink != 0:
 		return nil
-	}
-	if fi.Mode().IsRegular() { // linked worktree or submodule: ".git" names the real git dir
-		b, err := os.ReadFile(gitDir)
+	case fi.Mode().IsRegular(): // linked worktree or submodule: ".git" names the real git dir
+		b, err := readIgnoreFile(gitDir, true)
+		if err != nil {
+			w.skipIgnoreFile(gitDir, err)
+			return nil
+		}
 		d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-		if err != nil || !ok {
+		if !ok {
 			return nil
 		}
 		if gitDir = strings.TrimSpace(d); !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(root, gitDir)
 		}
-		if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil { // worktrees share the main exclude
+		common := filepath.Join(gitDir, "commondir")
+		c, err := readIgnoreFile(common, false) // worktrees share the main exclude
+		switch {
+		case err == nil:
 			if c := strings.TrimSpace(string(c)); filepath.IsAbs(c) {
 				gitDir = c
 			} else {
 				gitDir = filepath.Join(gitDir, c)
 			}
+		case !errors.Is(err, fs.ErrNotExist):
+			w.skipIgnoreFile(common, err)
+			return nil
 		}
-	} else if !fi.IsDir() {
+	case !fi.IsDir():
+		w.skipIgnoreFile(gitDir, ErrNotRegular)
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(gitDir, "info", "exclude"))
+	exclude := filepath.Join(gitDir, "info", "exclude")
+	b, err := readIgnoreFile(exclude, false)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.skipIgnoreFile(exclude, err)
+		}
 		return nil
 	}
 	return ignoreStack{parseIgnore("", string(b))}
