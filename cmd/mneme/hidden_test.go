@@ -79,6 +79,18 @@ func (h hiddenSecret) attacks() []attack {
 			wantHTTP: "404 ENOTFOUND", wantMCP: "tool error ENOTFOUND", na: noTokens,
 		},
 		{
+			name:    "update a secret record by id, over MCP with a token",
+			mcp:     &mcpProbe{tool: "update", args: fmt.Sprintf(`{"id":%q,"sensitivity":"internal"}`, h.id), token: secWriter},
+			wantMCP: "tool error ENOTFOUND",
+			na:      map[string]string{"cli": noTokens["cli"], "http": "the row above"},
+		},
+		{
+			name:    "supersede a secret record through its key, over MCP with a token",
+			mcp:     &mcpProbe{tool: "remember", args: `{"text":"hid-key a third value","key":"topsecret"}`, token: secWriter},
+			wantMCP: "ok",
+			na:      map[string]string{"cli": noTokens["cli"], "http": "the row above"},
+		},
+		{
 			name:     "the source of a summary made secret",
 			http:     &httpProbe{method: "PATCH", path: "/v1/memories/" + h.sourceID, body: `{"sensitivity":"secret"}`, token: secWriter},
 			wantHTTP: "200", na: map[string]string{"cli": "the rule is the Engine's; one surface sets it off", "mcp": "the same"},

@@ -80,7 +80,7 @@ func TestSecurityTable(t *testing.T) {
 	s := serve(t, home)
 	port := s.url[strings.LastIndexByte(s.url, ':')+1:]
 	stdio := startMCPStdio(t, home)
-	rig := &securityRig{t: t, home: home, url: s.url, stdio: stdio, sessions: map[string]*mcp.ClientSession{}}
+	rig := &securityRig{t: t, root: t, home: home, url: s.url, stdio: stdio, sessions: map[string]*mcp.ClientSession{}}
 	hidden := seedHidden(t, home)
 
 	const credential = "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"
@@ -192,6 +192,28 @@ func TestSecurityTable(t *testing.T) {
 			na: map[string]string{"http": "the store is the server's configuration, not a request's", "mcp": "the store is the server's configuration, not a request's"},
 		},
 		{
+			// Two names sharing their first 63 bytes would be one home.
+			name: "a schema name over PostgreSQL's 63 bytes",
+			cli: &cliProbe{args: []string{"remember", "atk-schema memory", "--store", "postgres:" + strings.Repeat("s", 64)},
+				env: []string{"MNEME_PG_DSN=postgres://mneme@127.0.0.1:1/mneme?connect_timeout=1"}},
+			wantCLI: "exit 2 EINVALID", marker: "atk-schema",
+			na: map[string]string{"http": "the store is the server's configuration, not a request's", "mcp": "the store is the server's configuration, not a request's"},
+		},
+		{
+			name:    "an unquoted password holding a secret word",
+			cli:     &cliProbe{args: []string{"remember", "atk-pw1 password=supersecret1"}},
+			http:    &httpProbe{method: "POST", path: "/v1/memories", body: `{"text":"atk-pw1 password=supersecret1"}`, token: secWriter},
+			mcp:     &mcpProbe{tool: "remember", args: `{"text":"atk-pw1 password=supersecret1"}`, token: secWriter},
+			wantCLI: "exit 2 EINVALID", wantHTTP: "400 EINVALID", wantMCP: "tool error EINVALID", marker: "atk-pw1",
+		},
+		{
+			name:    "a bare pwd= assignment",
+			cli:     &cliProbe{args: []string{"remember", "atk-pw2 pwd=Xk9mQ2vLp77"}},
+			http:    &httpProbe{method: "POST", path: "/v1/memories", body: `{"text":"atk-pw2 pwd=Xk9mQ2vLp77"}`, token: secWriter},
+			mcp:     &mcpProbe{tool: "remember", args: `{"text":"atk-pw2 pwd=Xk9mQ2vLp77"}`},
+			wantCLI: "exit 2 EINVALID", wantHTTP: "400 EINVALID", wantMCP: "tool error EINVALID", marker: "atk-pw2",
+		},
+		{
 			name:    "malformed JSON",
 			cli:     &cliProbe{args: []string{"import", file("malformed.jsonl", `{"text":"atk-json`)}},
 			http:    &httpProbe{method: "POST", path: "/v1/memories", body: `{"text":"atk-json`, token: secWriter},
@@ -250,7 +272,8 @@ func TestSecurityTable(t *testing.T) {
 }
 
 type securityRig struct {
-	t        *testing.T
+	t        *testing.T // the running row's
+	root     *testing.T
 	home     string
 	url      string
 	stdio    *mcpStdio
@@ -312,7 +335,7 @@ func (r *securityRig) mcp(p *mcpProbe) string {
 		if err != nil {
 			r.t.Fatalf("MCP over HTTP with a token: %v", err)
 		}
-		r.t.Cleanup(func() { cs.Close() })
+		r.root.Cleanup(func() { cs.Close() }) // kept for later rows: not the row's t
 		r.sessions[p.token] = cs
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: p.tool, Arguments: json.RawMessage(p.args)})
