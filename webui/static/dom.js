@@ -1,4 +1,4 @@
-// Elements are built with text nodes only, never innerHTML: memory text is
+// Elements are built with text nodes only, never parsed markup: memory text is
 // untrusted (agents wrote it) and must never become markup.
 
 // h creates an element: attributes (on* are listeners; false/null skipped),
