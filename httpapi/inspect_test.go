@@ -91,7 +91,7 @@ func TestScopeTagsDoctor(t *testing.T) {
 // keep the API's JSON answers.
 func TestUIMounted(t *testing.T) {
 	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer}, UI: webui.Handler()})
-	for _, path := range []string{"/", "/ui/app.js", "/ui/style.css"} {
+	for _, path := range []string{"/", webui.AssetPrefix() + "app.js", webui.AssetPrefix() + "style.css"} {
 		res := e.do("GET", path, nil, nil)
 		if res.status != 200 || res.header.Get("Content-Security-Policy") != webui.Policy || res.header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Errorf("GET %s: %d %v", path, res.status, res.header)

@@ -23,13 +23,20 @@ func get(t *testing.T, path string) *httptest.ResponseRecorder {
 // TestServes: the page at /, its files under /ui/ with their types, every
 // answer with the security headers; no directory listings.
 func TestServes(t *testing.T) {
-	for path, want := range map[string]string{"/": "text/html", "/ui/app.js": "text/javascript", "/ui/style.css": "text/css"} {
+	ui := webui.AssetPrefix()
+	for path, want := range map[string]string{"/": "text/html", ui + "app.js": "text/javascript", ui + "style.css": "text/css"} {
 		w := get(t, path)
 		if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), want) {
 			t.Errorf("GET %s: %d %s", path, w.Code, w.Header().Get("Content-Type"))
 		}
 	}
-	for _, path := range []string{"/", "/ui/", "/ui/nothing.js", "/ui/index.html"} {
+	if page := get(t, "/").Body.String(); !strings.Contains(page, `src="`+ui+`app.js"`) || !strings.Contains(page, `href="`+ui+`style.css"`) {
+		t.Errorf("the page does not name the versioned files:\n%s", page)
+	}
+	if cc := get(t, ui+"app.js").Header().Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+		t.Errorf("versioned files are not cached for good: %q", cc)
+	}
+	for _, path := range []string{"/", "/ui/", ui, "/ui/app.js", "/ui/0123456789ab/app.js", ui + "nothing.js", ui + "index.html"} {
 		w := get(t, path)
 		h := w.Header()
 		if h.Get("Content-Security-Policy") != webui.Policy || h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" {
@@ -71,5 +78,13 @@ func TestSelfContained(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The page preloads every module, so none waits for its importer.
+	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	mods, _ := filepath.Glob(filepath.Join(dir, "*.js"))
+	for _, m := range mods {
+		if name := filepath.Base(m); name != "app.js" && !strings.Contains(string(page), `<link rel="modulepreload" href="/ui/`+name+`">`) {
+			t.Errorf("index.html does not preload %s", name)
+		}
 	}
 }

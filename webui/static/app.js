@@ -30,23 +30,28 @@ function navigate(route, params, replace) {
 }
 
 let last = '';
+let renders = 0; // a later navigation wins over a slower earlier one
 async function render() {
+  const seq = ++renders;
   const main = document.getElementById('main');
   const { name, params } = parse();
-  if (!app.scope) {
-    try {
-      app.scope = await get('/v1/scope');
-    } catch (err) {
-      if (!(err instanceof APIError) || err.status !== 401) throw err;
-      return showLogin(main, err.message && token.get() ? 'That token was refused.' : '');
-    }
+  // Who the caller is and the screen's data are asked for at once.
+  app.scopeP = app.scopeP || get('/v1/scope');
+  const viewP = views[name](params, app);
+  try {
+    app.scope = await app.scopeP;
+  } catch (err) {
+    app.scopeP = null;
+    viewP.catch(() => {});
+    if (!(err instanceof APIError) || err.status !== 401) throw err;
+    return showLogin(main, token.get() ? 'That token was refused.' : '');
   }
   drawChrome(name);
-  const view = await views[name](params, app).catch((err) => {
+  const view = await viewP.catch((err) => {
     if (err instanceof APIError && err.status === 401) { signOut(); return null; }
     return h('div', null, h('h1', null, 'Something went wrong'), h('p', { class: 'error', role: 'alert' }, err.message));
   });
-  if (!view) return;
+  if (!view || seq !== renders) return;
   main.replaceChildren(view);
   performance.mark('mneme-rendered');
   const h1 = main.querySelector('h1');
@@ -60,13 +65,13 @@ async function render() {
 function showLogin(main, message) {
   document.getElementById('nav').replaceChildren();
   document.getElementById('who').replaceChildren();
-  main.replaceChildren(loginView(message, async () => { app.scope = null; last = ''; await render(); }));
+  main.replaceChildren(loginView(message, async () => { app.scope = app.scopeP = null; last = ''; await render(); }));
   main.querySelector('input').focus();
 }
 
 function signOut() {
   token.clear();
-  app.scope = null;
+  app.scope = app.scopeP = null;
   last = '';
   render();
 }

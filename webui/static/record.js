@@ -124,12 +124,12 @@ export async function recordView(p, app) {
     return h('div', null, h('h1', null, 'Memory'), errorBox(err));
   }
   const n = r.kind === 'session' ? 200 : 5;
-  const rel = await get(`/v1/memories/${encodeURIComponent(id)}/related?neighbours=${n}`);
+  const [rel, scope] = await Promise.all([get(`/v1/memories/${encodeURIComponent(id)}/related?neighbours=${n}`), app.scopeP]);
   return h('article', { class: 'record' },
     h('h1', null, r.title || `${r.type}${r.kind ? '/' + r.kind : ''} memory`),
     h('section', { 'aria-labelledby': 'text-h' }, h('h2', { id: 'text-h' }, 'Text'), h('p', { class: 'text full' }, r.text)),
     r.kind === 'session' ? neighbours(r, rel) : null,
     h('section', { 'aria-labelledby': 'fields-h' }, h('h2', { id: 'fields-h' }, 'Fields'), fields(r)),
     provenance(r, rel), r.kind === 'session' ? null : neighbours(r, rel),
-    app.scope.write ? editor(r, app) : h('p', { class: 'muted' }, 'This token is read-only: it cannot edit, forget or promote.'));
+    scope.write ? editor(r, app) : h('p', { class: 'muted' }, 'This token is read-only: it cannot edit, forget or promote.'));
 }
