@@ -65,7 +65,7 @@ try {
 
   // Search with a filter: the query and filters land in the URL.
   await page.getByLabel('Query').fill('deploy release');
-  await page.getByText('Filters').click();
+  await page.getByText('Filters', { exact: true }).click();
   await page.getByLabel('Project').fill('demo');
   await page.getByRole('button', { name: 'Search' }).click();
   await page.locator('#summary').waitFor();

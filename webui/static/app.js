@@ -88,5 +88,10 @@ function drawChrome(active) {
   document.getElementById('who').replaceChildren(...who);
 }
 
+// The skip link focuses the content without touching the hash (the route).
+document.querySelector('.skip').addEventListener('click', (e) => {
+  e.preventDefault();
+  document.getElementById('main').focus();
+});
 window.addEventListener('hashchange', () => render());
 render();

@@ -48,8 +48,8 @@ function filterForm(p, app) {
   h('div', { class: 'query' },
     field('Query', input('q', p, { type: 'search', id: 'q', placeholder: 'what do you want to find?', autocomplete: 'off' })),
     h('button', { type: 'submit', class: 'primary' }, 'Search')),
-  h('details', { class: 'filters', open: hasFilters(p) },
-    h('summary', null, 'Filters'),
+  h('details', { class: 'filters' },
+    h('summary', null, 'Filters', active(p)),
     h('div', { class: 'grid' },
       field('Project', input('project', p, { id: 'f-project' })),
       field('Kinds', input('kind', p, { id: 'f-kind' }), 'comma list, like decision,note'),
@@ -66,8 +66,10 @@ function filterForm(p, app) {
   return form;
 }
 
-function hasFilters(p) {
-  return [...p.keys()].some((k) => k !== 'q');
+// active names the filters in use, shown while the form is folded.
+function active(p) {
+  const used = [...new Set([...p.keys()].filter((k) => k !== 'q' && p.get(k)))];
+  return used.length ? h('span', { class: 'muted' }, ': ' + used.map((k) => `${k} ${p.getAll(k).join(',')}`).join('; ')) : null;
 }
 
 // bar is one signal of explain, 0..1, as a labelled meter.
