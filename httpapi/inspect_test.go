@@ -112,3 +112,35 @@ func TestUIMounted(t *testing.T) {
 		t.Errorf("GET / without a UI: %d", res.status)
 	}
 }
+
+// TestDoctorErrors: a failed request (the store closed under the server)
+// shows in the doctor's recent errors for a token that covers every
+// project, not for one limited to projects; the checks say the store fails.
+func TestDoctorErrors(t *testing.T) {
+	e := newEnv(t, httpapi.Config{Tokens: []access.Token{writer, alpha}})
+	e.eng.Close()
+	if res := e.do("GET", "/v1/stats", &writer, nil); res.status != http.StatusInternalServerError {
+		t.Fatalf("stats on a closed store: %d %s", res.status, res.body)
+	}
+	type recent struct {
+		At      string `json:"at"`
+		Route   string `json:"route"`
+		Status  int    `json:"status"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	type doctor struct {
+		OK     bool                `json:"ok"`
+		Checks []mneme.HealthCheck `json:"checks"`
+		Errors []recent            `json:"errors"`
+	}
+	var all, scoped doctor
+	e.want(e.do("GET", "/v1/doctor", &writer, nil), http.StatusOK, &all)
+	e.want(e.do("GET", "/v1/doctor", &alpha, nil), http.StatusOK, &scoped)
+	if all.OK || len(all.Errors) == 0 || all.Errors[0].Route != "GET /v1/stats" {
+		t.Errorf("writer's doctor: %+v", all)
+	}
+	if scoped.OK || len(scoped.Errors) != 0 {
+		t.Errorf("alpha's doctor shows errors: %+v", scoped)
+	}
+}
