@@ -106,6 +106,7 @@ try {
   await page.getByRole('button', { name: 'Forget…' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Forget' }).click();
   await page.waitForURL(/#\/search/);
+  await page.getByText(`Memory ${seed.forget} was forgotten.`).waitFor();
   got = await apiCall('GET', '/v1/memories/' + seed.forget, writeToken);
   check(got.status === 404, 'the forgotten record is gone (checked through the API)');
 
@@ -138,6 +139,14 @@ try {
   await page.getByRole('heading', { name: 'Recent errors' }).waitFor();
   check(await page.getByRole('row', { name: /embedder/ }).count() > 0, 'health shows the doctor checks');
   await screen(page, 'health');
+
+  // Forget a whole captured session.
+  await page.goto(base + '/#/record?id=' + seed.session);
+  await page.getByRole('button', { name: /Forget session \(4 records\)/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Forget session' }).click();
+  await page.waitForURL(/#\/timeline/);
+  got = await apiCall('GET', '/v1/memories?project=demo&type=episodic', writeToken);
+  check(got.status === 200 && !got.body.records.some((r) => r.session_id === 'sess-ui-1'), 'a forgotten session leaves none of its records (checked through the API)');
 
   // Keyboard: the skip link is the first stop and moves to the content.
   await page.goto(base + '/#/search');

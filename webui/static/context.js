@@ -12,7 +12,7 @@ const REASONS = {
 export async function contextView(p, app) {
   const query = h('input', { name: 'q', type: 'search', value: p.get('q') || '', id: 'c-q', required: true });
   const project = h('input', { name: 'project', value: p.get('project') || '', id: 'c-project' });
-  const budget = h('input', { name: 'budget', type: 'number', min: 64, value: p.get('budget') || '', id: 'c-budget', placeholder: 'default' });
+  const budget = h('input', { name: 'budget', type: 'number', min: 50, max: 100000, value: p.get('budget') || '', id: 'c-budget', placeholder: '1500' });
   const form = h('form', { class: 'search', onsubmit: (e) => {
     e.preventDefault();
     app.navigate('context', { q: query.value, project: project.value, budget: budget.value });

@@ -61,7 +61,7 @@ function neighbours(r, rel) {
     h('ol', { class: 'timeline' }, all.map((x) => item(x, x.id === r.id))));
 }
 
-function editor(r, app) {
+function editor(r, app, rel) {
   const text = h('textarea', { name: 'text', rows: 6 }, r.text);
   const tags = h('input', { name: 'tags', value: r.tags.join(', ') });
   const status = h('select', { name: 'status' }, STATUSES.map((s) => h('option', { value: s, selected: s === r.status }, s)));
@@ -88,10 +88,10 @@ function editor(r, app) {
       field('Text', text), field('Tags', tags, 'comma list'),
       h('div', { class: 'grid' }, field('Status', status), field('Sensitivity', sens)),
       h('button', { type: 'submit', class: 'primary' }, 'Save changes'), msg),
-    actions(r, app));
+    actions(r, app, rel));
 }
 
-function actions(r, app) {
+function actions(r, app, rel) {
   const msg = h('div', { role: 'status' });
   const to = h('select', { name: 'to' }, h('option', { value: 'semantic' }, 'semantic'), h('option', { value: 'procedural' }, 'procedural'));
   const forget = async () => {
@@ -110,9 +110,21 @@ function actions(r, app) {
       app.navigate('record', { id: res.record.id });
     } catch (err) { msg.replaceChildren(errorBox(err)); }
   };
+  // A captured session is audited as a whole: forget it with every record
+  // of it shown here.
+  const whole = r.kind === 'session' ? [r, ...rel.before, ...rel.after].filter((x) => x.session_id === r.session_id) : [];
+  const forgetSession = async () => {
+    if (!await confirmDialog('Forget this session?', `Its ${whole.length} records (the session, its prompts and tool calls) are deleted for good.`, 'Forget session', true)) return;
+    try {
+      await post('/v1/forget', { ids: whole.map((x) => x.id) });
+      announce('Session forgotten.');
+      app.navigate('timeline', { project: r.project });
+    } catch (err) { msg.replaceChildren(errorBox(err)); }
+  };
   return h('div', { class: 'actions' },
     field('Promote to', to), h('button', { type: 'button', class: 'secondary', onclick: promote }, 'Promote…'),
-    h('button', { type: 'button', class: 'danger', onclick: forget }, 'Forget…'), msg);
+    h('button', { type: 'button', class: 'danger', onclick: forget }, 'Forget…'),
+    whole.length ? h('button', { type: 'button', class: 'danger', onclick: forgetSession }, `Forget session (${whole.length} records)…`) : null, msg);
 }
 
 export async function recordView(p, app) {
@@ -131,5 +143,5 @@ export async function recordView(p, app) {
     r.kind === 'session' ? neighbours(r, rel) : null,
     h('section', { 'aria-labelledby': 'fields-h' }, h('h2', { id: 'fields-h' }, 'Fields'), fields(r)),
     provenance(r, rel), r.kind === 'session' ? null : neighbours(r, rel),
-    scope.write ? editor(r, app) : h('p', { class: 'muted' }, 'This token is read-only: it cannot edit, forget or promote.'));
+    scope.write ? editor(r, app, rel) : h('p', { class: 'muted' }, 'This token is read-only: it cannot edit, forget or promote.'));
 }

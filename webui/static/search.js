@@ -68,7 +68,7 @@ function filterForm(p, app) {
 
 // active names the filters in use, shown while the form is folded.
 function active(p) {
-  const used = [...new Set([...p.keys()].filter((k) => k !== 'q' && p.get(k)))];
+  const used = [...new Set([...p.keys()].filter((k) => k !== 'q' && k !== 'forgotten' && p.get(k)))];
   return used.length ? h('span', { class: 'muted' }, ': ' + used.map((k) => `${k} ${p.getAll(k).join(',')}`).join('; ')) : null;
 }
 
@@ -116,7 +116,8 @@ function hitView(hit, i) {
 export async function searchView(p, app) {
   const form = filterForm(p, app);
   const out = h('section', { 'aria-labelledby': 'results-h' });
-  const view = h('div', null, h('h1', null, 'Search memories'), form, out);
+  const view = h('div', null, h('h1', null, 'Search memories'),
+    p.get('forgotten') ? h('p', { class: 'notice', role: 'status' }, `Memory ${p.get('forgotten')} was forgotten.`) : null, form, out);
   if (!p.get('q')) {
     out.append(h('h2', { id: 'results-h', class: 'visually-hidden' }, 'Results'),
       h('p', { class: 'muted' }, 'Type a query: results show why each memory was recalled.'));
