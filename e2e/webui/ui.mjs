@@ -110,6 +110,18 @@ try {
   got = await apiCall('GET', '/v1/memories/' + seed.forget, writeToken);
   check(got.status === 404, 'the forgotten record is gone (checked through the API)');
 
+  // Promote a learning into a reusable semantic memory.
+  await page.goto(base + '/#/record?id=' + seed.promote);
+  await page.getByLabel('Promote to').selectOption('semantic');
+  await page.getByRole('button', { name: 'Promote…' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Promote' }).click();
+  await page.waitForURL((u) => u.hash.startsWith('#/record') && !u.hash.includes(seed.promote));
+  const promoted = new URL(page.url()).hash.split('id=')[1];
+  got = await apiCall('GET', '/v1/memories/' + promoted, writeToken);
+  check(got.status === 200 && got.body.type === 'semantic' && got.body.status === 'validated' &&
+    got.body.links.some((l) => l.type === 'derived_from' && l.target === seed.promote), 'the promoted memory is stored, derived from its source (checked through the API)');
+  await page.getByRole('heading', { name: 'Derived from' }).waitFor();
+
   // Projects, tags, the timeline, a captured session.
   await page.getByRole('link', { name: 'Projects' }).click();
   await page.getByRole('table').waitFor();
