@@ -12,7 +12,7 @@ import (
 // contextInput is the recall tool's input plus the token budget.
 type contextInput struct {
 	recallInput
-	Budget *int `json:"budget,omitempty" jsonschema:"token budget of the package (cl100k_base tokens), 50 to 100000 (default 1500)"`
+	Budget *int `json:"budget,omitempty" jsonschema:"tokens (cl100k_base), 50 to 100000 (default 1500)"`
 }
 
 func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in contextInput) (*mcp.CallToolResult, *contextpack.Package, error) {
