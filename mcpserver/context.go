@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,5 +30,18 @@ func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in context
 	if err != nil {
 		return nil, nil, fail(err)
 	}
-	return nil, pkg, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: promptText(pkg)}}}, pkg, nil
+}
+
+// promptText is the package as the agent's model reads it: the text
+// alone, within the budget. The whole package (citations with memory ids,
+// spans, hashes, the candidates dropped) is the structured content, for
+// programs: as text it cost ten times the budget, and the ids alone (about
+// 25 tokens each) over half of it.
+func promptText(pkg *contextpack.Package) string {
+	text := cmp.Or(pkg.Text, "no memories match")
+	if pkg.Degraded {
+		text += "\n(degraded: " + pkg.DegradedReason + ")"
+	}
+	return text
 }

@@ -101,7 +101,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	add(srv, &mcp.Tool{Name: "recall", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Find the memories that best match a query, by words and meaning: the hits, and a context with one numbered line per hit."}, s.recall)
 	add(srv, &mcp.Tool{Name: "context", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
-		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter, fitted to a token budget, as text with [n] citations mapped to memory ids."}, s.context)
+		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter and fitted to a token budget, as text with [n] citations."}, s.context)
 	add(srv, &mcp.Tool{Name: "ground", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Check an answer against the context package it was written from: per sentence, the supporting spans or a reason (unsupported_claim, number_not_in_evidence, …). Deterministic."}, s.ground)
 	add(srv, &mcp.Tool{Name: "get", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
