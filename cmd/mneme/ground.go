@@ -35,13 +35,13 @@ func runGround(a *app, args []string) error {
 	}
 	text := *answer
 	if text == "-" {
-		data, err := a.readFile("-")
+		data, err := a.readInput("-")
 		if err != nil {
 			return err
 		}
 		text = string(data)
 	}
-	data, err := a.readFile(*pkgPath)
+	data, err := a.readInput(*pkgPath)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func runImport(a *app, args []string) error {
 	if len(pos) != 1 {
 		return mneme.Invalid("import takes one file (or - for standard input)")
 	}
-	data, err := a.readFile(pos[0])
+	data, err := a.readLines(pos[0])
 	if err != nil {
 		return err
 	}
