@@ -82,10 +82,18 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &n); err != nil {
 		return Invalid("field \"k\" must be a number, not %s: a whole number from 1 to %d", jsonValueKind(b), MaxK)
 	}
-	if n < 1 || n > MaxK {
-		return Invalid("k %d is out of range: use 1 to %d, or leave {{k}} out for %d", n, MaxK, DefaultK)
+	if err := CheckCount("k", n); err != nil {
+		return err
 	}
 	*c = Count(n)
+	return nil
+}
+
+// CheckCount is the rule for a number of hits given as field: 1 to MaxK.
+func CheckCount(field string, n int) error {
+	if n < 1 || n > MaxK {
+		return Invalid("%s %d is out of range: use 1 to %d, or leave {{%s}} out for %d", field, n, MaxK, field, DefaultK)
+	}
 	return nil
 }
 

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -40,10 +42,12 @@ type app struct {
 	store          string // --store
 	cfg            *config.Config
 	warned         map[string]bool // the warnings given (warn)
+	warnMu         sync.Mutex
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	slog.SetDefault(slog.New(noteHandler{a})) // the library's warnings, as notes
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		a.usage()
 		return 0

@@ -65,7 +65,7 @@ func (a *app) diagnose(deep bool) []check {
 		add("database", false, mneme.ErrorMessage(err), "")
 		return append(checks, file...)
 	}
-	add("database", true, fmt.Sprintf("%s (%s): %d memories in %d projects", c.Home, c.Describe(eng.Store()), st.Total, len(st.Projects)), "")
+	add("database", true, fmt.Sprintf("%s (%s): %s in %s", c.Home, c.Describe(eng.Store()), mneme.Plural(st.Total, "memory", "memories"), mneme.Plural(len(st.Projects), "project", "projects")), "")
 	checks = append(checks, file...)
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
 		states, err := hc.Health(a.ctx)

@@ -94,7 +94,7 @@ func (a *app) askInit(given map[string]bool) error {
 		fmt.Fprintf(a.stdout, "%s [%s]: ", question, def)
 		line, err := in.ReadString('\n')
 		if err != nil && line == "" {
-			return "", mneme.Invalid("init: no answer on standard input: run `mneme init --yes` to take the defaults")
+			return "", mneme.Invalid("no answer on standard input: run `mneme init --yes` to take the defaults")
 		}
 		return cmp.Or(strings.TrimSpace(line), def), nil
 	}
