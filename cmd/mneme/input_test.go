@@ -90,6 +90,8 @@ func TestEndlessInput(t *testing.T) {
 		{"ground package", false, []string{"ground", "--package", z, "--answer", "yes"}, z + " is larger than 8 MiB"},
 		{"ground answer", true, []string{"ground", "--package", pkg, "--answer", "-"}, "standard input is larger than 8 MiB"},
 		{"embed batch", false, []string{"embed", "--batch", z, "--embedder", "hash"}, z + ": line 1 is longer than 8 MiB"},
+		{"bench locomo", false, []string{"bench", "locomo", z}, z + " is not a regular file"},
+		{"bench ground", false, []string{"bench", "ground", z}, z + " is not a regular file"},
 		{"remember stdin", true, []string{"remember", "-"}, "standard input is larger than 8 MiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
