@@ -328,7 +328,8 @@ func (o Options) stallAfter() time.Duration {
 }
 
 // watch ends ctx with errStalled when c counts less than stallBytes (or
-// what is left of size) in a stall period.
+// what is left of size, but at least a byte: a server that sent it all
+// must end the answer) in a stall period.
 func watch(ctx context.Context, cancel context.CancelCauseFunc, c *counter, size int64, stall time.Duration) {
 	t := time.NewTicker(stall)
 	defer t.Stop()
@@ -339,7 +340,7 @@ func watch(ctx context.Context, cancel context.CancelCauseFunc, c *counter, size
 			return
 		case <-t.C:
 			done := c.done.Load()
-			if got := done - last; got < min(stallBytes, size-last) {
+			if got := done - last; got < max(1, min(stallBytes, size-last)) {
 				cancel(fmt.Errorf("%w: %d bytes in the last %v", errStalled, got, stall))
 				return
 			}
