@@ -29,8 +29,8 @@ type recallInput struct {
 	TimeRange         *timeRange         `json:"time_range,omitempty" jsonschema:"only records that happened in this range"`
 	Since             string             `json:"since,omitempty" jsonschema:"same as time_range.start"`
 	Until             string             `json:"until,omitempty" jsonschema:"same as time_range.end"`
-	K                 int                `json:"k,omitempty" min:"1" jsonschema:"number of hits, 1 to 1000 (default 10; alias limit)"`
-	Limit             int                `json:"limit,omitempty" min:"1" jsonschema:"alias of k"`
+	K                 *int               `json:"k,omitempty" jsonschema:"number of hits, 1 to 1000 (default 10; alias limit)"`
+	Limit             *int               `json:"limit,omitempty" jsonschema:"alias of k"`
 	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" jsonschema:"hybrid (words and meaning; the default), vector (meaning) or lexical (words)"`
 	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" jsonschema:"how hybrid combines its lanes (default weighted)"`
 	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.35)"`
@@ -68,7 +68,14 @@ func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r.Types = types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType)))
 	r.Since = pick(&err, f("time_range.start", tr.Start), f("since", in.Since))
 	r.Until = pick(&err, f("time_range.end", tr.End), f("until", in.Until))
-	r.K = mneme.Count(pick(&err, f("k", in.K), f("limit", in.Limit)))
+	if k := pick(&err, f("k", in.K), f("limit", in.Limit)); k != nil && err == nil {
+		name := "k"
+		if in.K == nil {
+			name = "limit"
+		}
+		err = mneme.CheckCount(name, *k)
+		r.K = mneme.Count(*k)
+	}
 	r.MinScore = pick(&err, f("min_score", in.MinScore), f("score_threshold", in.ScoreThreshold))
 	if err != nil {
 		return r, err
