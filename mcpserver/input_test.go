@@ -58,6 +58,9 @@ func TestRecallInput(t *testing.T) {
 		{"tags number", args{"query": "release", "tags": 3}, base, "EINVALID: tags: type: 3 has type"},
 		{"bad type", args{"query": "release", "types": "fact"}, base, "EINVALID: type \"fact\""},
 		{"k too big", args{"query": "release", "k": 5000}, base, "EINVALID: k 5000 is out of range"},
+		{"k zero", args{"query": "release", "k": 0}, base, "EINVALID: k 0 is out of range: use 1 to 1000"},
+		{"limit zero", args{"query": "release", "limit": 0}, base, "EINVALID: limit 0 is out of range: use 1 to 1000"},
+		{"k negative", args{"query": "release", "k": -3}, base, "EINVALID: k -3 is out of range: use 1 to 1000"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := call(t, cs, "recall", c.args)

@@ -29,8 +29,8 @@ type recallInput struct {
 	TimeRange         *timeRange         `json:"time_range,omitempty" mcp:"alias"`
 	Since             string             `json:"since,omitempty" jsonschema:"happened from: RFC 3339, a date or an age like 7d"`
 	Until             string             `json:"until,omitempty" jsonschema:"happened up to: same forms as since"`
-	K                 int                `json:"k,omitempty" min:"1" jsonschema:"hits, up to 1000 (default 10)"`
-	Limit             int                `json:"limit,omitempty" mcp:"alias"`
+	K                 *int               `json:"k,omitempty" jsonschema:"hits, 1 to 1000 (default 10)"`
+	Limit             *int               `json:"limit,omitempty" mcp:"alias"`
 	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" mcp:"option"`
 	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" mcp:"option"`
 	Alpha             float64            `json:"alpha,omitempty" mcp:"option"`
@@ -68,7 +68,14 @@ func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r.Types = types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType)))
 	r.Since = pick(&err, f("time_range.start", tr.Start), f("since", in.Since))
 	r.Until = pick(&err, f("time_range.end", tr.End), f("until", in.Until))
-	r.K = mneme.Count(pick(&err, f("k", in.K), f("limit", in.Limit)))
+	if k := pick(&err, f("k", in.K), f("limit", in.Limit)); k != nil && err == nil {
+		name := "k"
+		if in.K == nil {
+			name = "limit"
+		}
+		err = mneme.CheckCount(name, *k)
+		r.K = mneme.Count(*k)
+	}
 	r.MinScore = pick(&err, f("min_score", in.MinScore), f("score_threshold", in.ScoreThreshold))
 	if err != nil {
 		return r, err
