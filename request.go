@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -81,10 +82,18 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &n); err != nil {
 		return Invalid("field \"k\" must be a number, not %s: a whole number from 1 to %d", jsonValueKind(b), MaxK)
 	}
-	if n < 1 || n > MaxK {
-		return Invalid("k %d is out of range: use 1 to %d, or leave {{k}} out for %d", n, MaxK, DefaultK)
+	if err := CheckCount("k", n); err != nil {
+		return err
 	}
 	*c = Count(n)
+	return nil
+}
+
+// CheckCount is the rule for a number of hits given as field: 1 to MaxK.
+func CheckCount(field string, n int) error {
+	if n < 1 || n > MaxK {
+		return Invalid("%s %d is out of range: use 1 to %d, or leave {{%s}} out for %d", field, n, MaxK, field, DefaultK)
+	}
 	return nil
 }
 
@@ -157,7 +166,7 @@ func DecodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return explainJSON(err, v)
+		return explainJSON(err, v, data)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return Invalid("unexpected data after the JSON object: send one object")
@@ -165,7 +174,7 @@ func DecodeStrict(data []byte, v any) error {
 	return nil
 }
 
-func explainJSON(err error, v any) error {
+func explainJSON(err error, v any, data []byte) error {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	var timeErr *time.ParseError
@@ -186,7 +195,13 @@ func explainJSON(err error, v any) error {
 		return Invalid("empty input: send a JSON object")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
-		return Invalid("unknown field %s: allowed fields are %s", Clip(field), strings.Join(jsonFields(v), ", "))
+		name, _ := strconv.Unquote(field)
+		where := ""
+		path, fields := unknownField(data, v, name)
+		if path != "" {
+			where = " in " + Clip(path)
+		}
+		return Invalid("unknown field %s%s: allowed fields are %s", Clip(field), where, strings.Join(fields, ", "))
 	}
 	return Invalid("invalid JSON: %v", err)
 }
@@ -205,21 +220,6 @@ func jsonKind(t reflect.Type) string {
 		return "an object"
 	}
 	return fmt.Sprintf("a %s", t)
-}
-
-// jsonFields lists the JSON field names of the struct v points to.
-func jsonFields(v any) []string {
-	t := reflect.TypeOf(v)
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	var names []string
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-			names = append(names, name)
-		}
-	}
-	return names
 }
 
 // SplitList reads list values as every surface accepts them: each value

@@ -180,7 +180,7 @@ func ValidateText(text string) error {
 	case strings.TrimSpace(text) == "":
 		return Invalid("text is empty: give the memory some text")
 	case len(text) > MaxTextBytes:
-		return Invalid("text is %d bytes, over the %d-byte limit for one record: split it, or use `mneme ingest`, which chunks documents", len(text), MaxTextBytes)
+		return Invalid("text is %s; the limit for one record is %s: split it, or use `mneme ingest`, which chunks documents", FormatSize(int64(len(text))), FormatSize(MaxTextBytes))
 	}
 	return nil
 }

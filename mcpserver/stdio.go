@@ -35,7 +35,8 @@ const maxDepth = 64
 // that is not a string or an integer, a method that is not a string, a NUL
 // byte, nesting deeper than 64 levels, a line longer than MaxLineBytes) with
 // an invalid request error (-32600), and the next line is read. Blank lines
-// are skipped. End of input ends the session.
+// are skipped. End of input ends the session once every request read has
+// been answered.
 type StdioTransport struct {
 	// In and Out default to os.Stdin and os.Stdout. Closing the connection
 	// closes In if it is an io.Closer; Out is never closed.
@@ -60,7 +61,8 @@ func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = DefaultMaxLineBytes
 	}
-	c := &stdioConn{in: in, out: out, limit: limit, lines: make(chan line), closed: make(chan struct{})}
+	c := &stdioConn{in: in, out: out, limit: limit, lines: make(chan line), closed: make(chan struct{}),
+		pending: map[jsonrpc.ID]int{}, answered: make(chan struct{}, 1)}
 	go c.readLines()
 	return c, nil
 }
@@ -87,6 +89,13 @@ type stdioConn struct {
 	writeMu   sync.Mutex // one message per write, whole
 	closeOnce sync.Once
 	closeErr  error
+
+	// The requests read and not answered yet: at the end of the input,
+	// Read waits for their answers before it says the input ended, so a
+	// request followed at once by the end of input is still answered.
+	pendingMu sync.Mutex
+	pending   map[jsonrpc.ID]int
+	answered  chan struct{} // signalled when a response is written
 }
 
 func (c *stdioConn) SessionID() string { return "" }
@@ -146,7 +155,7 @@ func (c *stdioConn) readLines() {
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		if c.readErr != nil {
-			return nil, c.readErr
+			return nil, c.ended(ctx)
 		}
 		var l line
 		select {
@@ -167,6 +176,11 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		} else {
 			msg, bad = parseLine(l.text)
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+			c.pendingMu.Lock()
+			c.pending[req.ID]++
+			c.pendingMu.Unlock()
+		}
 		if msg != nil {
 			return msg, nil
 		}
@@ -178,6 +192,26 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
+// ended returns the error that ended the input once every request read
+// has been answered (or the connection closes, or ctx ends).
+func (c *stdioConn) ended(ctx context.Context) error {
+	for {
+		c.pendingMu.Lock()
+		n := len(c.pending)
+		c.pendingMu.Unlock()
+		if n == 0 {
+			return c.readErr
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.closed:
+			return io.EOF
+		case <-c.answered:
+		}
+	}
+}
+
 // Write implements mcp.Connection: msg as one line, never interleaved with
 // another write.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -185,7 +219,19 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
-	return c.writeLine(ctx, data)
+	err = c.writeLine(ctx, data)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.pendingMu.Lock()
+		if c.pending[resp.ID]--; c.pending[resp.ID] <= 0 {
+			delete(c.pending, resp.ID)
+		}
+		c.pendingMu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
 }
 
 func (c *stdioConn) writeLine(ctx context.Context, data []byte) error {

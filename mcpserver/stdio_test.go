@@ -206,13 +206,24 @@ func TestStdioLastLineWithoutNewline(t *testing.T) {
 	if req, ok := msg.(*jsonrpc.Request); err != nil || !ok || req.Method != "ping" {
 		t.Fatalf("Read = %v, %v", msg, err)
 	}
+	// The end of input waits for the answer to the request read.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if msg, err := conn.Read(ctx); err != context.DeadlineExceeded {
+		t.Fatalf("Read at the end, the ping unanswered = %v, %v; want to wait", msg, err)
+	}
+	if err := conn.Write(context.Background(), &jsonrpc.Response{ID: req(msg).ID, Result: json.RawMessage("{}")}); err != nil {
+		t.Fatal(err)
+	}
 	if msg, err := conn.Read(context.Background()); err != io.EOF {
 		t.Fatalf("Read at the end = %v, %v; want io.EOF", msg, err)
 	}
-	if out.Len() != 0 {
+	if out.String() != `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n" {
 		t.Fatalf("wrote %q", out.String())
 	}
 }
+
+func req(msg jsonrpc.Message) *jsonrpc.Request { return msg.(*jsonrpc.Request) }
 
 // TestStdioCloseUnblocksRead: Close ends a Read waiting for input.
 func TestStdioCloseUnblocksRead(t *testing.T) {
@@ -309,7 +320,7 @@ func FuzzStdioLine(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		var msgs []jsonrpc.Message
-		for {
+		for { // to the sentinel: the end of input after it waits for answers to the requests read
 			msg, err := conn.Read(ctx)
 			if errors.Is(err, io.EOF) {
 				break
@@ -318,6 +329,9 @@ func FuzzStdioLine(f *testing.F) {
 				t.Fatalf("Read: %v", err)
 			}
 			msgs = append(msgs, msg)
+			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.Raw() == "fuzz-sentinel" {
+				break
+			}
 		}
 		if len(msgs) == 0 {
 			t.Fatal("the sentinel ping did not arrive")

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -40,10 +42,15 @@ type app struct {
 	store          string // --store
 	cfg            *config.Config
 	warned         map[string]bool // the warnings given (warn)
+	warnMu         sync.Mutex
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	slog.SetDefault(slog.New(noteHandler{a})) // the library's warnings, as notes
+	if len(args) > 1 && args[0] == "help" {   // mneme help recall: recall's help
+		args = append(args[1:len(args):len(args)], "-h")
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		a.usage()
 		return 0
@@ -88,7 +95,7 @@ func (a *app) usage() {
 	for _, n := range names {
 		fmt.Fprintf(a.stdout, "  %-9s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(a.stdout, "\nEvery command takes --home DIR and --json. Run `mneme COMMAND -h` for its flags, `mneme --version` for the version.")
+	fmt.Fprintln(a.stdout, "\nEvery command takes --json, and those that use a data directory --home DIR. Run `mneme help COMMAND` (or `mneme COMMAND -h`) for its flags, `mneme --version` for the version.")
 }
 
 // fail reports err (if any) and returns the exit code: 0 ok, 2 invalid
@@ -146,11 +153,18 @@ func flagTerms(h mneme.Hint) string {
 
 // flags returns the subcommand's flag set with the common flags on it.
 func (a *app) flags() *flag.FlagSet {
+	fs := a.bareFlags()
+	fs.StringVar(&a.home, "home", "", "data directory (default $MNEME_HOME, else $XDG_DATA_HOME/mneme or ~/.local/share/mneme)")
+	fs.StringVar(&a.store, "store", "", "store: sqlite (default), sqlite:DIR, postgres or postgres:SCHEMA (default $MNEME_STORE, else config.json); postgres reads its connection string from $MNEME_PG_DSN")
+	return fs
+}
+
+// bareFlags is the flag set of a command that uses no data directory:
+// --json only.
+func (a *app) bareFlags() *flag.FlagSet {
 	fs := flag.NewFlagSet("mneme "+a.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&a.json, "json", false, "machine-readable output; errors as JSON on stderr")
-	fs.StringVar(&a.home, "home", "", "data directory (default $MNEME_HOME, else $XDG_DATA_HOME/mneme or ~/.local/share/mneme)")
-	fs.StringVar(&a.store, "store", "", "store: sqlite (default), sqlite:DIR, postgres or postgres:SCHEMA (default $MNEME_STORE, else config.json); postgres reads its connection string from $MNEME_PG_DSN")
 	return fs
 }
 

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -72,6 +73,9 @@ func runBench(a *app, args []string) error {
 	}
 	if len(pos) != 2 || (pos[0] != "locomo" && pos[0] != "beir" && pos[0] != "ground") {
 		return mneme.Invalid("bench takes a dataset and its path: mneme bench locomo FILE, mneme bench beir DIR, or mneme bench ground LOCOMO_FILE")
+	}
+	if err := datasetPath(pos[0], pos[1]); err != nil {
+		return err
 	}
 	if *budget != 0 {
 		if err := contextpack.CheckBudget(*budget); err != nil {
@@ -485,4 +489,35 @@ func printReport(a *app, rep *benchReport) {
 	if rep.Summaries != nil {
 		printSummaryReport(a, rep.Summaries)
 	}
+}
+
+// maxDatasetBytes bounds a LoCoMo file (the real one is under 3 MB).
+const maxDatasetBytes = 256 << 20
+
+// datasetPath checks a benchmark's path before it is read whole: a LoCoMo
+// file is a regular file of a bounded size (not a device or a pipe, read
+// without end), BEIR's a directory.
+func datasetPath(dataset, path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return mneme.Invalid("cannot read %s: %v", path, unwrapPath(err))
+	case dataset == "beir":
+		if !st.IsDir() {
+			return mneme.Invalid("%s is not a directory: give BEIR's dataset directory (corpus.jsonl, queries.jsonl, qrels/)", path)
+		}
+	case !st.Mode().IsRegular():
+		return mneme.Invalid("%s is not a regular file: give the LoCoMo JSON file", path)
+	case st.Size() > maxDatasetBytes:
+		return mneme.Invalid("%s is %s, over the %s a LoCoMo file may hold", path, mneme.FormatSize(st.Size()), mneme.FormatSize(maxDatasetBytes))
+	}
+	return nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -81,8 +81,8 @@ func (a *app) printPackage(req contextpack.Request, pkg *contextpack.Package) er
 		return nil
 	}
 	fmt.Fprintln(a.stdout, pkg.Text)
-	fmt.Fprintf(a.stderr, "%d memories, %d of %d tokens (%s), compression %.2f, %d dropped\n",
-		len(pkg.Citations), pkg.TokensUsed, pkg.Budget, pkg.Tokenizer, pkg.CompressionRatio, len(pkg.Dropped))
+	fmt.Fprintf(a.stderr, "%s, %d of %d tokens (%s), compression %.2f, %d dropped\n",
+		mneme.Plural(len(pkg.Citations), "memory", "memories"), pkg.TokensUsed, pkg.Budget, pkg.Tokenizer, pkg.CompressionRatio, len(pkg.Dropped))
 	if pkg.Report != nil {
 		fmt.Fprintln(a.stderr, pkg.Report.Line())
 	}

@@ -75,7 +75,7 @@ func (a *app) diagnose(deep bool) ([]check, error) {
 		return append(checks, append(file, fileModes(c.Home, c.File, nil))...), nil
 	}
 	file = append(file, fileModes(c.Home, c.File, &st))
-	add("database", true, fmt.Sprintf("%s (%s): %d memories in %d projects", c.Home, c.Describe(eng.Store()), st.Total, len(st.Projects)), "")
+	add("database", true, fmt.Sprintf("%s (%s): %s in %s", c.Home, c.Describe(eng.Store()), mneme.Plural(st.Total, "memory", "memories"), mneme.Plural(len(st.Projects), "project", "projects")), "")
 	checks = append(checks, file...)
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
 		states, err := hc.Health(a.ctx)

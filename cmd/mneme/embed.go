@@ -36,12 +36,12 @@ func runEmbed(a *app, args []string) error {
 	case *batch != "" && len(pos) > 0:
 		return mneme.Invalid("give TEXT or --batch, not both")
 	case *batch != "":
-		data, err := a.readFile(*batch)
+		data, err := a.readLines(*batch)
 		if err != nil {
 			return err
 		}
 		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(nil, mneme.MaxTextBytes+1)
+		sc.Buffer(nil, maxInputBytes+1)
 		for line := 1; sc.Scan(); line++ {
 			if err := mneme.ValidateText(sc.Text()); err != nil {
 				return mneme.Prefix(fmt.Sprintf("line %d", line), err)

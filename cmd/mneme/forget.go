@@ -95,7 +95,7 @@ func (a *app) printDeleted(done, would string, dryRun bool, ids []string) {
 	if dryRun {
 		verb = would
 	}
-	fmt.Fprintf(a.stdout, "%s %d memories\n", verb, len(ids))
+	fmt.Fprintf(a.stdout, "%s %s\n", verb, mneme.Plural(len(ids), "memory", "memories"))
 	for _, id := range ids {
 		fmt.Fprintln(a.stdout, " ", id)
 	}

@@ -21,7 +21,7 @@ func init() {
 func runGround(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
-	pkgPath := fs.String("package", "", "the context package, as `mneme context --json` printed it (- for standard input)")
+	pkgPath := fs.String("package", "", "the context package, as \"mneme context --json\" printed it (- for standard input)")
 	answer := fs.String("answer", "", "the answer to check (- for standard input)")
 	report := fs.Bool("report", false, "add a content-free quality report (stage times, counts, score spread, groundedness, reason codes)")
 	if err := a.parseFlags(fs, args); err != nil {
@@ -35,13 +35,13 @@ func runGround(a *app, args []string) error {
 	}
 	text := *answer
 	if text == "-" {
-		data, err := a.readFile("-")
+		data, err := a.readInput("-")
 		if err != nil {
 			return err
 		}
 		text = string(data)
 	}
-	data, err := a.readFile(*pkgPath)
+	data, err := a.readInput(*pkgPath)
 	if err != nil {
 		return err
 	}

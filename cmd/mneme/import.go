@@ -24,7 +24,7 @@ func runImport(a *app, args []string) error {
 	if len(pos) != 1 {
 		return mneme.Invalid("import takes one file (or - for standard input)")
 	}
-	data, err := a.readFile(pos[0])
+	data, err := a.readLines(pos[0])
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runImport(a *app, args []string) error {
 	if a.json {
 		return a.printJSON(total)
 	}
-	fmt.Fprintf(a.stdout, "imported %d records: %d inserted, %d updated, %d unchanged or duplicate\n",
-		len(batch), total.Inserted, total.Updated, total.SkippedDuplicates)
+	fmt.Fprintf(a.stdout, "imported %s: %d inserted, %d updated, %d unchanged or duplicate\n",
+		mneme.Plural(len(batch), "record", "records"), total.Inserted, total.Updated, total.SkippedDuplicates)
 	return nil
 }

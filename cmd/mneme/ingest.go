@@ -94,8 +94,9 @@ func runIngest(a *app, args []string) error {
 		return a.printJSON(ingestOutput{IngestResult: res, SkippedFiles: skipped})
 	}
 	a.noteAll(walk.IgnoreNotes("", skipped))
-	fmt.Fprintf(a.stdout, "%d files: %d unchanged, %d chunks inserted, %d updated, %d deleted, %d duplicate; %d files skipped",
-		res.Files, res.Unchanged, res.Inserted, res.Updated, res.Deleted, res.SkippedDuplicates, len(skipped))
+	fmt.Fprintf(a.stdout, "%s: %d unchanged, %s inserted, %d updated, %d deleted, %d duplicate; %s skipped",
+		mneme.Plural(res.Files, "file", "files"), res.Unchanged, mneme.Plural(res.Inserted, "chunk", "chunks"), res.Updated, res.Deleted, res.SkippedDuplicates,
+		mneme.Plural(len(skipped), "file", "files"))
 	if *sync {
 		fmt.Fprintf(a.stdout, "; %d removed files forgotten", res.Removed)
 	}

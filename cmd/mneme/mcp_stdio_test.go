@@ -170,3 +170,37 @@ func TestMCPStdioSDKClient(t *testing.T) {
 		t.Fatalf("mneme mcp after the session closed: %v", cmd.ProcessState)
 	}
 }
+
+// TestMCPStdioInputEnds: requests whose input ends right after them (a
+// script piping its requests in) are all answered before `mneme mcp`
+// exits: the remember is written, the recall finds it.
+func TestMCPStdioInputEnds(t *testing.T) {
+	home := t.TempDir()
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"remember","arguments":{"text":"the deploy key rotates on Mondays"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	r := mnemeEnv(t, home, in, []string{"MNEME_EMBEDDER=hash"}, "mcp")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	ids := map[float64]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var m struct {
+			ID    float64
+			Error any
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m.Error != nil {
+			t.Fatalf("reply %q: %v", l, err)
+		}
+		ids[m.ID] = true
+	}
+	if !ids[1] || !ids[2] || !ids[3] {
+		t.Fatalf("answered %v, want 1, 2 and 3: %s", ids, r.stdout)
+	}
+	if n := countRecords(t, home); n != 1 {
+		t.Fatalf("%d records written, want 1", n)
+	}
+}

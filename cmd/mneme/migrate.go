@@ -101,8 +101,9 @@ func runMigrateStore(a *app, args []string) error {
 	if a.json {
 		return a.printJSON(res)
 	}
-	fmt.Fprintf(a.stdout, "copied %d memories (%d new, %d updated, %d already there), %d vectors, %d documents from %s to %s in %.1fs\n",
-		res.Records, res.Written.Inserted, res.Written.Updated, res.Written.SkippedDuplicates, res.Vectors, res.Documents,
+	fmt.Fprintf(a.stdout, "copied %s (%d new, %d updated, %d already there), %s, %s from %s to %s in %.1fs\n",
+		mneme.Plural(res.Records, "memory", "memories"), res.Written.Inserted, res.Written.Updated, res.Written.SkippedDuplicates,
+		mneme.Plural(res.Vectors, "vector", "vectors"), mneme.Plural(res.Documents, "document", "documents"),
 		c.Describe(src), c.Describe(dst), res.Seconds)
 	return nil
 }

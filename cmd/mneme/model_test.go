@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 type fetchJSON struct {
@@ -230,5 +231,69 @@ func checkModel(t *testing.T, dir string) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 4 {
 		t.Fatalf("%s holds %v", dir, ents)
+	}
+}
+
+// TestModelFetchBounded: an endless download stops at the package's size,
+// --from a device is refused at once, and a download that hangs ends at
+// the first Ctrl-C; nothing is written, and no temporary file is left.
+func TestModelFetchBounded(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang.tgz" {
+			w.Write([]byte("x"))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
+		for b := make([]byte, 64<<10); r.Context().Err() == nil; { // endless, no length
+			if _, err := w.Write(b); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	tmp := t.TempDir()
+	env := append([]string{"TMPDIR=" + tmp}, noURL...)
+	dir := filepath.Join(t.TempDir(), "minilm")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--url", srv.URL + "/endless.tgz"}, "sent more than the package's 42130054 bytes"},
+		{[]string{"--from", "/dev/zero"}, "--from /dev/zero is not a regular file"},
+	} {
+		t0 := time.Now()
+		r := mnemeEnv(t, t.TempDir(), "", env, append([]string{"model", "fetch", "--dir", dir}, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || time.Since(t0) > 10*time.Second {
+			t.Errorf("%v: exit %d after %v: %s", c.args, r.code, time.Since(t0), r.stderr)
+		}
+	}
+
+	cmd := exec.Command(bin, "model", "fetch", "--dir", dir, "--url", srv.URL+"/hang.tgz", "--home", t.TempDir())
+	cmd.Env = append(os.Environ(), env...)
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still running 3 s after Ctrl-C: %s", errb.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("Ctrl-C: exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s was created", dir)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
 	}
 }

@@ -58,6 +58,7 @@ const (
 	WMODELDIR = "WMODELDIR" // the model was fetched where mneme does not look for it
 	WKEPT     = "WKEPT"     // a temporary data directory was kept
 	WPENDING  = "WPENDING"  // a write stored memories without a vector, pending embedding
+	WINDEX    = "WINDEX"    // the store rebuilds an index whose snapshot it could not read (or could not save one)
 )
 
 // warn tells the user something on standard error that is not an error:
@@ -66,6 +67,8 @@ const (
 // recall degrades the same way on every line).
 func (a *app) warn(code, msg string) {
 	key := code + "\x00" + msg
+	a.warnMu.Lock() // the store warns from its own goroutines too (noteHandler)
+	defer a.warnMu.Unlock()
 	if a.warned[key] {
 		return
 	}

@@ -91,7 +91,7 @@ func TestPromoteCLI(t *testing.T) {
 	if dry.Pruned != 0 || !dry.DryRun || len(dry.IDs) != 1 || dry.IDs[0] != draft.ID {
 		t.Fatalf("dry run = %+v", dry)
 	}
-	if out := ok(t, home, "prune", "--status", "draft"); out != "pruned 1 memories\n  "+draft.ID+"\n" {
+	if out := ok(t, home, "prune", "--status", "draft"); out != "pruned 1 memory\n  "+draft.ID+"\n" {
 		t.Fatalf("prune = %q", out)
 	}
 	n := len(decode[struct{ Records []any }](t, ok(t, home, "list", "--json")).Records)

@@ -109,7 +109,11 @@ func requests[T any](a *app, q *queryFlags, pos []string, noQuery string, build 
 
 // readJSON reads one request object, or one per non-blank line.
 func readJSON[T any](a *app, path string, batch bool) ([]T, error) {
-	data, err := a.readFile(path)
+	read := a.readInput
+	if batch {
+		read = a.readLines
+	}
+	data, err := read(path)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +124,7 @@ func readJSON[T any](a *app, path string, batch bool) ([]T, error) {
 	}
 	var reqs []T
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 4<<20)
+	sc.Buffer(nil, maxInputBytes+1)
 	for line := 1; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -64,27 +62,6 @@ func runRecall(a *app, args []string) error {
 		}
 	}
 	return nil
-}
-
-// readFile reads a named file, or standard input for "-".
-func (a *app) readFile(path string) ([]byte, error) {
-	if path == "-" {
-		var buf bytes.Buffer
-		_, err := buf.ReadFrom(a.stdin)
-		return buf.Bytes(), err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, mneme.Invalid("cannot read %s: %v", path, unwrapPathError(err))
-	}
-	return data, nil
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 func (a *app) printResult(id string, res *mneme.Result) error {

@@ -24,6 +24,6 @@ func runReindex(a *app, args []string) error {
 	}
 	return embedJob(a, args, reindex, func(res mneme.ReindexResult) bool { return res.Embedder.Dim > 0 },
 		func(res mneme.ReindexResult) string {
-			return fmt.Sprintf("embedded %d memories with %s (%d dimensions)", res.Embedded, res.Embedder.ID(), res.Embedder.Dim)
+			return fmt.Sprintf("embedded %s with %s (%d dimensions)", mneme.Plural(res.Embedded, "memory", "memories"), res.Embedder.ID(), res.Embedder.Dim)
 		})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -118,11 +117,8 @@ func (a *app) readText(pos []string) (string, error) {
 	if len(pos) == 0 && isTerminal(a.stdin) {
 		return "", mneme.Invalid("no text given: pass it as an argument, or pipe it with -")
 	}
-	b, err := io.ReadAll(io.LimitReader(a.stdin, mneme.MaxTextBytes+1))
-	if err != nil {
-		return "", mneme.InternalError(err, "read standard input")
-	}
-	return string(b), nil
+	b, err := a.readInput("-")
+	return string(b), err
 }
 
 // isTerminal reports whether r is an interactive terminal.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 )
 
@@ -28,8 +29,8 @@ func runStats(a *app, args []string) error {
 	if a.json {
 		return a.printJSON(st)
 	}
-	fmt.Fprintf(a.stdout, "%d memories (%d superseded, %d expired, %d secret), %d documents\n",
-		st.Total, st.Superseded, st.Expired, st.Secret, st.Documents)
+	fmt.Fprintf(a.stdout, "%s (%d superseded, %d expired, %d secret), %s\n",
+		mneme.Plural(st.Total, "memory", "memories"), st.Superseded, st.Expired, st.Secret, mneme.Plural(st.Documents, "document", "documents"))
 	if st.PendingEmbeddings > 0 || st.EmbedderError != nil {
 		fmt.Fprintf(a.stdout, "%s: `mneme sync` embeds them\n", pendingDetail(st))
 	}

