@@ -17,6 +17,8 @@ export function recallRequest(p) {
   if (list(p.get('tag')).length) r.tags = list(p.get('tag'));
   if (p.get('all_tags') === 'true') r.all_tags = true;
   if (p.getAll('status').length) r.statuses = p.getAll('status');
+  if (p.get('session')) r.session = p.get('session');
+  if (p.get('run')) r.run = p.get('run');
   if (p.get('since')) r.since = p.get('since');
   if (p.get('until')) r.until = p.get('until');
   if (p.get('mode')) r.mode = p.get('mode');
@@ -55,6 +57,8 @@ function filterForm(p, app) {
       field('Kinds', input('kind', p, { id: 'f-kind' }), 'comma list, like decision,note'),
       field('Tags', input('tag', p, { id: 'f-tag' }), 'comma list'),
       h('label', { class: 'inline' }, h('input', { type: 'checkbox', name: 'all_tags', value: 'true', checked: p.get('all_tags') === 'true' }), ' every tag, not any'),
+      field('Session', input('session', p, { id: 'f-session' }), 'a session_id: only its records'),
+      field('Run', input('run', p, { id: 'f-run' }), 'a run_id'),
       field('Since', input('since', p, { id: 'f-since' }), 'like 7d, 2026-01-02 or RFC 3339'),
       field('Until', input('until', p, { id: 'f-until' })),
       field('Mode', h('select', { name: 'mode', id: 'f-mode' },
