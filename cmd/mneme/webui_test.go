@@ -56,9 +56,9 @@ func seedUI(t testing.TB, url string) map[string]string {
 	ids := map[string]string{
 		"deploy": remember(t, url, uiWriter, map[string]any{"text": "We deploy with make release on Fridays, after the tests pass.",
 			"project": "demo", "type": "procedural", "tags": []string{"release", "ops"}, "source": "docs/release.md:3-9"}),
-		"forget": remember(t, url, uiWriter, map[string]any{"text": "A wrong note about deploy releases on Mondays.", "project": "demo", "tags": []string{"release"}}),
+		"forget":  remember(t, url, uiWriter, map[string]any{"text": "A wrong note about deploy releases on Mondays.", "project": "demo", "tags": []string{"release"}}),
 		"promote": remember(t, url, uiWriter, map[string]any{"text": "We learned that the cache must be warmed before a release.", "project": "demo", "type": "episodic", "kind": "learning"}),
-		"secret": remember(t, url, uiSeeder, map[string]any{"text": "The vault password is hunter2 for the deploy release.", "project": "demo", "sensitivity": "secret"}),
+		"secret":  remember(t, url, uiSeeder, map[string]any{"text": "The vault password is hunter2 for the deploy release.", "project": "demo", "sensitivity": "secret"}),
 	}
 	const sess = "sess-ui-1"
 	ids["session"] = remember(t, url, uiWriter, map[string]any{"text": "Session sess-ui-1 (claude-code) fixing the flaky test", "project": "demo",
