@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -82,7 +83,7 @@ func uiNode(t *testing.T) string {
 	dir, _ := filepath.Abs("../../e2e/webui")
 	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
 	_, errNode := exec.LookPath("node")
-	_, errChromium := os.Stat(cmpOr(os.Getenv("CHROMIUM"), "/usr/bin/chromium"))
+	_, errChromium := os.Stat(cmp.Or(os.Getenv("CHROMIUM"), "/usr/bin/chromium"))
 	for _, err := range []error{errMods, errNode, errChromium} {
 		if err == nil {
 			continue
@@ -95,13 +96,6 @@ func uiNode(t *testing.T) string {
 	return dir
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // TestWebUI drives the web UI in a real browser (e2e/webui/ui.mjs) against
 // a real `mneme serve` with tokens. Screenshots go to the folder
 // MNEME_UI_SHOTS names, else webui-shots in the test's temporary folder.
@@ -110,7 +104,7 @@ func TestWebUI(t *testing.T) {
 	s := serve(t, uiHome(t))
 	ids := seedUI(t, s.url)
 	seed, _ := json.Marshal(ids)
-	shots := cmpOr(os.Getenv("MNEME_UI_SHOTS"), filepath.Join(t.TempDir(), "webui-shots"))
+	shots := cmp.Or(os.Getenv("MNEME_UI_SHOTS"), filepath.Join(t.TempDir(), "webui-shots"))
 	cmd := exec.Command("node", "ui.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MNEME_URL="+s.url, "MNEME_WRITE_TOKEN="+uiWriter, "MNEME_READ_TOKEN="+uiReader,
