@@ -154,10 +154,13 @@ try {
 
   // Context preview.
   await page.getByRole('link', { name: 'Context preview' }).click();
-  await page.getByLabel('Query').fill('how do we deploy');
+  await page.getByLabel('Query').fill('deploy release');
+  await page.getByLabel('Budget (tokens)').fill('50');
   await page.getByRole('button', { name: 'Build package' }).click();
   await page.getByRole('heading', { name: 'Citations' }).waitFor();
   check((await page.locator('pre.package').innerText()).includes('[1]'), 'the context package cites its memories');
+  const dropped = await page.locator('section', { has: page.getByRole('heading', { name: 'Dropped' }) }).innerText();
+  check(/did not fit the token budget|already holds|too far under/.test(dropped), 'the preview says what was dropped and why');
   await screen(page, 'context');
 
   // Health.

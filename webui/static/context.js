@@ -32,7 +32,7 @@ export async function contextView(p, app) {
         pkg.degraded ? h('p', { class: 'warn' }, pkg.degraded_reason) : null,
         h('pre', { class: 'package', tabindex: 0, 'aria-label': 'package text' }, pkg.text || '(empty)')),
       h('section', { 'aria-labelledby': 'cite-h' }, h('h2', { id: 'cite-h' }, 'Citations'),
-        pkg.citations.length ? h('ol', { class: 'plain' }, pkg.citations.map((c) => h('li', null, `[${c.n}] `,
+        pkg.citations.length ? h('ul', { class: 'bare' }, pkg.citations.map((c) => h('li', null, `[${c.n}] `,
           h('a', { href: href('record', { id: c.id }) }, c.source || c.session || c.id), ' ', h('span', { class: 'muted' }, c.date))))
           : h('p', { class: 'muted' }, 'None.')),
       h('section', { 'aria-labelledby': 'drop-h' }, h('h2', { id: 'drop-h' }, 'Dropped'),
