@@ -28,10 +28,7 @@ const (
 // until its results are drawn), medians over 20 runs each. It fails when a
 // median is over its budget (300 ms, 150 ms).
 func BenchmarkWebUI(b *testing.B) {
-	dir, _ := filepath.Abs("../../e2e/webui")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "playwright-core")); err != nil {
-		b.Skip("run `npm ci` in e2e/webui first (and apt-get install chromium)")
-	}
+	dir, node := uiNode(b)
 	n := 100_000
 	if v := os.Getenv("MNEME_UI_BENCH_N"); v != "" {
 		n, _ = strconv.Atoi(v)
@@ -45,7 +42,7 @@ func BenchmarkWebUI(b *testing.B) {
 	}
 	qs, _ := json.Marshal(queries)
 	for b.Loop() {
-		cmd := exec.Command("node", "bench.mjs")
+		cmd := exec.Command(node, "bench.mjs")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "MNEME_URL="+s.url, "MNEME_WRITE_TOKEN="+uiWriter, "MNEME_QUERIES="+string(qs))
 		cmd.Stderr = os.Stderr

@@ -77,12 +77,14 @@ func seedUI(t testing.TB, url string) map[string]string {
 	return ids
 }
 
-// uiNode returns the browser test's directory and node, or skips (fails
-// with MNEME_E2E_BROWSER set, as .ci/run sets it) when they are missing.
-func uiNode(t *testing.T) string {
-	dir, _ := filepath.Abs("../../e2e/webui")
+// uiNode returns the browser test's directory and its node (Node 22 from
+// the node package), or skips (fails with MNEME_E2E_BROWSER set, as .ci/run
+// sets it) when they or chromium are missing.
+func uiNode(t testing.TB) (dir, node string) {
+	dir, _ = filepath.Abs("../../e2e/webui")
+	node = filepath.Join(dir, "node_modules", ".bin", "node")
 	_, errMods := os.Stat(filepath.Join(dir, "node_modules", "playwright-core"))
-	_, errNode := exec.LookPath("node")
+	_, errNode := os.Stat(node)
 	_, errChromium := os.Stat(cmp.Or(os.Getenv("CHROMIUM"), "/usr/bin/chromium"))
 	for _, err := range []error{errMods, errNode, errChromium} {
 		if err == nil {
@@ -91,21 +93,21 @@ func uiNode(t *testing.T) string {
 		if os.Getenv("MNEME_E2E_BROWSER") != "" {
 			t.Fatalf("MNEME_E2E_BROWSER is set but the browser test cannot run: %v (npm ci in e2e/webui; apt-get install chromium)", err)
 		}
-		t.Skip("the browser test needs node, chromium and `npm ci` in e2e/webui; set MNEME_E2E_BROWSER=1 to require it")
+		t.Skip("the browser test needs chromium and `npm ci` in e2e/webui; set MNEME_E2E_BROWSER=1 to require it")
 	}
-	return dir
+	return dir, node
 }
 
 // TestWebUI drives the web UI in a real browser (e2e/webui/ui.mjs) against
 // a real `mneme serve` with tokens. Screenshots go to the folder
 // MNEME_UI_SHOTS names, else webui-shots in the test's temporary folder.
 func TestWebUI(t *testing.T) {
-	dir := uiNode(t)
+	dir, node := uiNode(t)
 	s := serve(t, uiHome(t))
 	ids := seedUI(t, s.url)
 	seed, _ := json.Marshal(ids)
 	shots := cmp.Or(os.Getenv("MNEME_UI_SHOTS"), filepath.Join(t.TempDir(), "webui-shots"))
-	cmd := exec.Command("node", "ui.mjs")
+	cmd := exec.Command(node, "ui.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MNEME_URL="+s.url, "MNEME_WRITE_TOKEN="+uiWriter, "MNEME_READ_TOKEN="+uiReader,
 		"MNEME_SHOTS="+shots, "MNEME_SEED="+string(seed))
