@@ -91,7 +91,7 @@ const docColumns = `r.seq, r.title, r.text, r.tags, r.project, r.type, r.kind, r
 // is about. Triggers log a turn's change as a change of its neighbours, so
 // this context stays current.
 //
-// p.session_id != ” is stated, not left to follow from r's, so that the
+// p's session is stated non-empty, not left to follow from r's, so that the
 // partial index records_session serves the seek: without it a turn's
 // neighbours were found by scanning every record of its project.
 const neighbourTurns = `coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
