@@ -55,7 +55,9 @@ func (q *Query) Check() error {
 
 // filter is the record filter q reads through.
 func (q *Query) filter(now time.Time) mneme.Filter {
-	f := mneme.Filter{Project: q.Project, SessionID: q.Session, RunID: q.Run, Tags: []string{Tag},
+	// No tag filter: the kinds and the meta's "ops" key (fromRecord) say
+	// what is an entry, and a tag join would cost a read its index seek.
+	f := mneme.Filter{Project: q.Project, SessionID: q.Session, RunID: q.Run,
 		Since: q.Since, Until: q.Until, IncludeSuperseded: q.History, Now: now}
 	kinds := q.Kinds
 	if len(kinds) == 0 {

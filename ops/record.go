@@ -117,15 +117,12 @@ func suffix(session, run string) string {
 func fromRecord(r *mneme.Record) (Item, bool) {
 	var m struct {
 		Ops string `json:"ops"`
+		Entry
 	}
 	if json.Unmarshal(r.Meta, &m) != nil || m.Ops == "" || recordKind(m.Ops) != r.Kind {
 		return Item{}, false
 	}
-	var e Entry
-	dec := json.NewDecoder(strings.NewReader(string(r.Meta)))
-	if dec.Decode(&e) != nil {
-		return Item{}, false
-	}
+	e := m.Entry
 	e.Kind, e.Session, e.Run = m.Ops, r.SessionID, r.RunID
 	at := r.EventTime()
 	e.At = &at

@@ -89,14 +89,16 @@ const docColumns = `r.seq, r.title, r.text, r.tags, r.project, r.type, r.kind, r
 // neighbourTurns is the text of the turns before and after r in its
 // session, never a secret one: their words say what a reply or a question
 // is about. Triggers log a turn's change as a change of its neighbours, so
-// this context stays current.
+// this context stays current. Row values and the partial index's own
+// condition let each side seek in records_session: a session of n records
+// costs n seeks, not n scans of the project.
 const neighbourTurns = `coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
-	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
-	AND (p.event_at < r.event_at OR (p.event_at = r.event_at AND p.seq < r.seq))
+	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
+	AND (p.event_at, p.seq) < (r.event_at, r.seq)
 	ORDER BY p.event_at DESC, p.seq DESC LIMIT 1), '') || ' ' ||
 	coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
-	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
-	AND (p.event_at > r.event_at OR (p.event_at = r.event_at AND p.seq > r.seq))
+	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
+	AND (p.event_at, p.seq) > (r.event_at, r.seq)
 	ORDER BY p.event_at ASC, p.seq ASC LIMIT 1), '')`
 
 // applyLexical brings ix from generation gen to the rows as they are now.
