@@ -25,11 +25,12 @@ type Query struct {
 // DefaultLimit caps a read that names no limit.
 const DefaultLimit = 10000
 
-// Item is an entry as stored: its record's id, project and status.
+// Item is an entry as stored: its record's id and project, and whether a
+// later version replaced it (a session's or run's history).
 type Item struct {
-	ID      string       `json:"id"`
-	Project string       `json:"project"`
-	Status  mneme.Status `json:"status"`
+	ID         string `json:"id"`
+	Project    string `json:"project"`
+	Superseded bool   `json:"superseded,omitempty"`
 	Entry
 }
 

@@ -129,5 +129,5 @@ func fromRecord(r *mneme.Record) (Item, bool) {
 	if e.Kind == KindPrompt {
 		e.Text = strings.TrimSuffix(r.Text, suffix(r.SessionID, r.RunID))
 	}
-	return Item{ID: r.ID, Project: r.Project, Status: r.Status, Entry: e}, true
+	return Item{ID: r.ID, Project: r.Project, Superseded: r.Status == mneme.Superseded, Entry: e}, true
 }

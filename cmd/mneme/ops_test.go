@@ -60,7 +60,9 @@ func TestOps(t *testing.T) {
 	}
 	// session and run filter list, recall and context.
 	type list struct {
-		Records []struct{ SessionID string `json:"session_id"` } `json:"records"`
+		Records []struct {
+			SessionID string `json:"session_id"`
+		} `json:"records"`
 	}
 	if l := decode[list](t, ok(t, home, "list", "--session", "s2", "--json")); len(l.Records) != 2 {
 		t.Fatalf("list --session s2: %+v", l)
