@@ -116,6 +116,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	s.addPromote(srv)
 	s.addPrune(srv)
 	s.addCode(srv)
+	s.addOps(srv)
 }
 
 func add[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
