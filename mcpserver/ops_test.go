@@ -26,7 +26,9 @@ func TestOpsTool(t *testing.T) {
 			t.Errorf("%v: error %v code %q: %s; want EINVALID mentioning %q", c.args, res.IsError, code, text(res), c.msg)
 		}
 	}
-	var page struct{ Entries []struct{ Kind, Session string } }
+	var page struct {
+		Entries []struct{ Kind, Session string }
+	}
 	structured(t, call(t, cs, "ops", args{"action": "read"}), &page)
 	if len(page.Entries) != 0 {
 		t.Fatalf("a refused batch wrote %+v", page)

@@ -120,3 +120,45 @@ func TestOpsBadInput(t *testing.T) {
 		t.Fatalf("something was written: %s", r.stdout)
 	}
 }
+
+// TestIngestStoresRelativePaths: ingest stores and context shows paths
+// relative to the repository (else to the directory's parent), never the
+// absolute path that would name the user's home; --sync still forgets.
+func TestIngestStoresRelativePaths(t *testing.T) {
+	home := opsHome(t)
+	repo := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "docs"), 0o755)
+	os.WriteFile(filepath.Join(repo, "docs", "release.md"), []byte("# Release\n\nReleases are cut by the pipeline on tags.\n"), 0o600)
+	os.WriteFile(filepath.Join(repo, "docs", "old.md"), []byte("# Old\n\nThe old release train ran weekly.\n"), 0o600)
+	plain := t.TempDir()
+	os.WriteFile(filepath.Join(plain, "notes.md"), []byte("# Notes\n\nThe release notes live in the wiki.\n"), 0o600)
+	ok(t, home, "ingest", filepath.Join(repo, "docs"), plain)
+	type list struct {
+		Records []struct {
+			Source struct{ URI string } `json:"source"`
+		} `json:"records"`
+	}
+	uris := map[string]bool{}
+	for _, r := range decode[list](t, ok(t, home, "list", "--json")).Records {
+		uris[r.Source.URI] = true
+	}
+	want := map[string]bool{"docs/release.md": true, "docs/old.md": true, filepath.Base(plain) + "/notes.md": true}
+	if len(uris) != len(want) {
+		t.Fatalf("stored sources %v, want %v", uris, want)
+	}
+	for u := range want {
+		if !uris[u] {
+			t.Fatalf("stored sources %v, want %v", uris, want)
+		}
+	}
+	out := ok(t, home, "context", "how are releases cut")
+	if !strings.Contains(out, "docs/release.md") || strings.Contains(out, repo) {
+		t.Fatalf("context headers:\n%s", out)
+	}
+	os.Remove(filepath.Join(repo, "docs", "old.md"))
+	ok(t, home, "ingest", "--sync", filepath.Join(repo, "docs"))
+	if l := decode[list](t, ok(t, home, "list", "--json")); len(l.Records) != 2 {
+		t.Fatalf("after --sync: %+v", l)
+	}
+}

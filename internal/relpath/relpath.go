@@ -6,6 +6,7 @@ package relpath
 
 import (
 	"errors"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -58,4 +59,48 @@ func Under(root, p string) (string, bool) {
 		return "", false
 	}
 	return path.Clean(rel), true
+}
+
+// RepoRoot returns the nearest directory at or above dir holding .git,
+// and false when there is none.
+func RepoRoot(dir string) (string, bool) {
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, true
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", false
+		}
+		dir = up
+	}
+}
+
+// Source is the path an ingested file (or directory) at abs is stored
+// under: relative to its repository's root, else to the parent of the
+// directory it was found in (base, the walk's root), so a stored source
+// names no home directory and no machine's layout.
+func Source(abs, base string) string {
+	root, ok := RepoRoot(base)
+	if !ok {
+		root = filepath.Dir(base)
+	}
+	if rel, ok := Under(root, abs); ok {
+		return rel
+	}
+	return filepath.Base(abs)
+}
+
+// Display is uri as shown to a reader: a stored absolute path (written
+// before sources were stored relative, or given to remember --source) is
+// cut to its file name, so no home directory is shown.
+func Display(uri string) string {
+	if Check(uri) == nil || strings.Contains(uri, "://") && !strings.HasPrefix(uri, "file://") {
+		return uri
+	}
+	p := strings.TrimPrefix(uri, "file://")
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		p = p[i+1:]
+	}
+	return ".../" + p
 }
