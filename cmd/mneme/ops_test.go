@@ -82,6 +82,13 @@ func TestOps(t *testing.T) {
 	if out := ok(t, home, "context", "flaky clock test", "--run", "r1"); strings.Contains(out, "clock/clock.go") {
 		t.Fatalf("context --run r1 holds another session's entry:\n%s", out)
 	}
+	// summarize --session summarises one session's entries.
+	type summary struct {
+		SourceIDs []string `json:"source_ids"`
+	}
+	if s := decode[summary](t, ok(t, home, "summarize", "--project", "app", "--session", "s1", "--since", "2026-05-01", "--until", "2026-05-02", "--json")); len(s.SourceIDs) != 4 {
+		t.Fatalf("summarize --session s1: %d sources, want 4", len(s.SourceIDs))
+	}
 	// prune: --before is required; a dry run changes nothing.
 	if r := mneme(t, home, "", "ops", "prune"); r.code != 2 || !strings.Contains(r.stderr, "before") {
 		t.Fatalf("prune without --before: %+v", r)
