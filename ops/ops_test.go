@@ -207,3 +207,20 @@ func TestPrune(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestRedact: with redact, a credential is masked and the batch stored.
+func TestRedact(t *testing.T) {
+	ctx := context.Background()
+	eng := open(t)
+	b, err := ops.Decode([]byte(`{"redact":true,"entries":[` + session + `,{"kind":"tool_call","session":"s1","tool":"Bash","outcome":"token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ops.Write(ctx, eng, b); err != nil {
+		t.Fatal(err)
+	}
+	page, err := ops.Read(ctx, eng, ops.Query{Kinds: []string{ops.KindToolCall}})
+	if err != nil || len(page.Entries) != 1 || strings.Contains(page.Entries[0].Outcome, "ghp_0123") {
+		t.Fatalf("read %+v, %v: want the credential masked", page.Entries, err)
+	}
+}
