@@ -93,10 +93,20 @@ func Read(ctx context.Context, eng *mneme.Engine, q Query) (Page, error) {
 	if err != nil && err != errStop {
 		return Page{}, err
 	}
-	slices.SortStableFunc(out.Entries, func(a, b Item) int {
-		return cmp.Or(a.At.Compare(*b.At), rank(a.Kind)-rank(b.Kind), strings.Compare(a.ID, b.ID))
-	})
+	// Written in the order they happened, entries come newest first: the
+	// reverse is usually sorted already, which is cheaper to check than
+	// to sort.
+	slices.Reverse(out.Entries)
+	if !slices.IsSortedFunc(out.Entries, byTime) {
+		slices.SortStableFunc(out.Entries, byTime)
+	}
 	return out, nil
+}
+
+// byTime orders a timeline: by when, then the session before its runs
+// before what happened in them, then by id.
+func byTime(a, b Item) int {
+	return cmp.Or(a.At.Compare(*b.At), rank(a.Kind)-rank(b.Kind), strings.Compare(a.ID, b.ID))
 }
 
 // rank orders entries that happened at the same instant: the session
