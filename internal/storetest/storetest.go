@@ -55,6 +55,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"FilteredTopK":    testFilteredTopK,
 		"StatusTopK":      testStatusTopK,
 		"Filters":         testSearchFilters,
+		"SessionRun":      testSessionRunFilters,
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,
 		"UnembeddedCount": testUnembeddedCount,
