@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -73,7 +74,7 @@ func binary(b []byte) bool {
 // Outcome is the bounded summary of a tool's output: its text (the
 // common fields of a JSON result: stdout, stderr, content, output),
 // cleaned and clipped; binary output is described, not stored.
-func Outcome(out []byte) string {
+func Outcome(out []byte, root string) string {
 	if len(out) == 0 {
 		return "(no output)"
 	}
@@ -84,7 +85,7 @@ func Outcome(out []byte) string {
 	if t := jsonText(out); t != "" {
 		text = t
 	}
-	text = strings.Join(strings.Fields(Clean(text)), " ")
+	text = strings.Join(strings.Fields(Clean(relative(text, root))), " ")
 	if text == "" {
 		return "(no output)"
 	}
@@ -100,11 +101,17 @@ func Input(in json.RawMessage, root string) string {
 	if json.Unmarshal(in, &m) == nil {
 		text = summarizeArgs(m)
 	}
-	if root != "" {
-		text = strings.ReplaceAll(text, root+"/", "")
-		text = strings.ReplaceAll(text, root, ".")
+	return Clip(strings.Join(strings.Fields(Clean(relative(text, root))), " "), MaxInput)
+}
+
+// relative makes the paths under the repository root repo-relative: an
+// absolute path never leaves the machine in a capture.
+func relative(text, root string) string {
+	if root == "" || root == "/" {
+		return text
 	}
-	return Clip(strings.Join(strings.Fields(Clean(text)), " "), MaxInput)
+	text = strings.ReplaceAll(text, root+string(filepath.Separator), "")
+	return strings.ReplaceAll(text, root, ".")
 }
 
 func summarizeArgs(m map[string]any) string {
@@ -145,13 +152,25 @@ func jsonText(b []byte) string {
 	if json.Unmarshal(b, &m) != nil {
 		return ""
 	}
+	return fieldsText(m, 2)
+}
+
+// fieldsText joins the text fields of m, looking depth objects deep (a
+// Read result holds its text in file.content).
+func fieldsText(m map[string]any, depth int) string {
 	var parts []string
-	for _, k := range []string{"stdout", "stderr", "output", "content", "result", "text", "error", "message"} {
-		if v, ok := m[k]; ok && v != nil {
+	for _, k := range []string{"stdout", "stderr", "output", "content", "result", "text", "error", "message", "file"} {
+		switch v := m[k].(type) {
+		case nil:
+		case map[string]any:
+			if depth > 0 {
+				parts = append(parts, fieldsText(v, depth-1))
+			}
+		default:
 			if s := scalar(v); s != "" && s != `""` {
 				parts = append(parts, s)
 			}
 		}
 	}
-	return strings.Join(parts, " ")
+	return strings.TrimSpace(strings.Join(parts, " "))
 }

@@ -156,7 +156,7 @@ func (p *capture) tool(ctx context.Context) error {
 	if name == "" {
 		name = "tool"
 	}
-	in, out := Input(p.ev.Input, p.repo.Root), Outcome(p.ev.Output)
+	in, out := Input(p.ev.Input, p.repo.Root), Outcome(p.ev.Output, p.repo.Root)
 	sum := sha256.Sum256([]byte(name + "\x00" + in + "\x00" + out))
 	p.st.Calls++
 	p.st.Tools[name]++
