@@ -64,7 +64,7 @@ type listed struct {
 func TestHookReplay(t *testing.T) {
 	cases := []struct {
 		host, session, query, tool string
-		prompts, calls            int
+		prompts, calls             int
 	}{
 		{"claude-code", "cc-7f3a", "flaky TestRetryBackoff", "Bash", 1, 3},
 		{"codex", "019d036d-c7fa-72d2-b6fd-78878bfe34e4", "YAML TOML config loader", "apply_patch", 1, 2},
