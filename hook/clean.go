@@ -27,8 +27,12 @@ const (
 )
 
 var (
-	privateRe  = regexp.MustCompile(`(?is)<private>.*?</private>`)
-	openPriv   = regexp.MustCompile(`(?i)<private>`)
+	privateRe = regexp.MustCompile(`(?is)<private>.*?</private>`)
+	openPriv  = regexp.MustCompile(`(?i)<private>`)
+	// homePath is a path into a home directory or onto a drive: a capture
+	// keeps only its last element (a user name and a machine's layout are
+	// not memory; ops refuses them).
+	homePath   = regexp.MustCompile(`(?:/home/|/Users/|/root/|~/|[A-Za-z]:\\)[^\s"'<>|;,)\]}` + "`" + `]*`)
 	injectedRe = regexp.MustCompile(`(?s)` + regexp.QuoteMeta(MarkOpen) + `.*?` + regexp.QuoteMeta(MarkClose))
 )
 
@@ -48,6 +52,13 @@ func Clean(s string) string {
 		s = s[:i]
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = homePath.ReplaceAllStringFunc(s, func(p string) string {
+		p = strings.TrimRight(p, `/\`)
+		if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+			p = p[i+1:]
+		}
+		return "[home]/" + p
+	})
 	if found := secret.Scan(s); len(found) > 0 {
 		s = secret.Mask(s, found)
 	}

@@ -128,7 +128,7 @@ func (p *capture) flush(ctx context.Context, entries []ops.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if _, err := write(ctx, p.Eng, ops.Batch{Project: p.repo.Project, Entries: entries}); err != nil {
+	if _, err := write(ctx, p.Eng, ops.Batch{Project: p.repo.Project, Entries: entries, Redact: true}); err != nil {
 		return err
 	}
 	p.st.Written = true

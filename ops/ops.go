@@ -17,6 +17,7 @@ import (
 type Batch struct {
 	Project string  `json:"project,omitempty"`
 	Entries []Entry `json:"entries"`
+	Redact  bool    `json:"redact,omitempty"`
 }
 
 // Entry is one row; Kind picks which typed fields apply.
@@ -62,7 +63,7 @@ func Write(ctx context.Context, eng *mneme.Engine, b Batch) (Result, error) {
 	for _, e := range b.Entries {
 		recs = append(recs, record(b.Project, e))
 	}
-	res, err := eng.Remember(ctx, recs, mneme.WriteOptions{Redact: true})
+	res, err := eng.Remember(ctx, recs, mneme.WriteOptions{Redact: b.Redact})
 	if err != nil {
 		return Result{}, err
 	}

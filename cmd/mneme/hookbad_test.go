@@ -64,10 +64,11 @@ func TestHookCapturePrivacy(t *testing.T) {
 	send("PostToolUse", `,"tool_name":"mcp__mneme__recall","tool_input":{"query":"x"},"tool_response":"[1] an old memory"`)
 	send("PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"big.log"},"tool_response":"`+strings.Repeat("line of log ", 100_000)+`"`)
 	send("PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"logo.png"},"tool_response":"PNG\u0000\u0001\u0002"`)
+	send("PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"cat /home/alice/.ssh/config"},"tool_response":{"stdout":"see C:\\Users\\bob\\notes.txt and ~/todo.md"}`)
 	send("Stop", "")
 	send("Stop", "")
 	out := ok(t, home, "list", "--project", "shop-api", "--json", "--limit", "100")
-	for _, never := range []string{"AKIAIOSFODNN7EXAMPLE", "home address", "an old memory", "mcp__mneme"} {
+	for _, never := range []string{"AKIAIOSFODNN7EXAMPLE", "home address", "an old memory", "mcp__mneme", "/home/alice", "Users", "~/"} {
 		if strings.Contains(out, never) {
 			t.Errorf("stored %q", never)
 		}
@@ -83,8 +84,8 @@ func TestHookCapturePrivacy(t *testing.T) {
 			t.Errorf("repeat not counted: %q", r.Text)
 		}
 	}
-	if kinds["session"] != 1 || kinds["turn"] != 1 || kinds["tool_call"] != 3 {
-		t.Errorf("kinds %v: want one session, one prompt, three tool calls", kinds)
+	if kinds["session"] != 1 || kinds["turn"] != 1 || kinds["tool_call"] != 4 {
+		t.Errorf("kinds %v: want one session, one prompt, four tool calls", kinds)
 	}
 	if !strings.Contains(out, "(binary output, 6 bytes)") || !strings.Contains(out, "[REDACTED:") {
 		t.Errorf("binary output or redaction missing: %s", out)
