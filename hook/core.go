@@ -32,6 +32,8 @@ type Core struct {
 	// Lexical builds the session-start package from words only (the
 	// hooks defer embedding, so the meaning lane would be empty).
 	Lexical bool
+	// NoContext skips the session-start package (imports print none).
+	NoContext bool
 }
 
 // Handle acts on ev and returns what to print on the host's stdout.
@@ -92,7 +94,7 @@ type capture struct {
 func (p *capture) run(ctx context.Context, a Adapter) ([]byte, error) {
 	switch p.ev.Kind {
 	case Start:
-		if err := p.flush(ctx, p.session(nil)); err != nil {
+		if err := p.flush(ctx, p.session(nil)); err != nil || p.NoContext {
 			return nil, err
 		}
 		return p.start(ctx, a)

@@ -150,3 +150,41 @@ func checkInjection(t *testing.T, host, out string) {
 		t.Errorf("package not marked or without citations: %q", text)
 	}
 }
+
+// TestImportTranscripts: a transcript imported after the fact maps as the
+// hooks map it: a session, its prompts and tool calls, a summary.
+func TestImportTranscripts(t *testing.T) {
+	for _, c := range []struct{ format, file, session, tool string }{
+		{"claude-code-transcript", "claude-code.jsonl", "tr-1", "journalctl"},
+		{"codex-session", "codex.jsonl", "019d1111-aaaa", "toolchain"},
+	} {
+		t.Run(c.format, func(t *testing.T) {
+			home, repo := hookHome(t)
+			b, _ := os.ReadFile(filepath.Join("testdata", "transcripts", c.file))
+			f := filepath.Join(t.TempDir(), c.file)
+			os.WriteFile(f, []byte(strings.ReplaceAll(string(b), "$CWD", repo)), 0o644)
+			out := ok(t, home, "import", "--from", c.format, f)
+			if !strings.Contains(out, "imported 1 sessions: 1 prompts, 1 tool calls") {
+				t.Fatalf("import: %s", out)
+			}
+			ok(t, home, "import", "--from", c.format, f) // twice: nothing new
+			l := decode[listed](t, ok(t, home, "list", "--project", "shop-api", "--json"))
+			kinds := map[string]int{}
+			for _, r := range l.Records {
+				kinds[r.Kind]++
+				if r.Kind == "tool_call" && !strings.Contains(r.Text, c.tool) {
+					t.Errorf("tool call %q", r.Text)
+				}
+				if strings.Contains(r.Text, "environment_context") {
+					t.Errorf("harness text imported: %q", r.Text)
+				}
+			}
+			if kinds["session"] != 1 || kinds["turn"] != 1 || kinds["tool_call"] != 1 {
+				t.Errorf("kinds %v", kinds)
+			}
+		})
+	}
+	if r := mneme(t, t.TempDir(), "", "import", "--from", "vim-log", "x"); r.code != 2 {
+		t.Errorf("unknown format: exit %d %s", r.code, r.stderr)
+	}
+}
