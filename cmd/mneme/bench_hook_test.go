@@ -60,6 +60,16 @@ func BenchmarkHookToolCall(b *testing.B) {
 func BenchmarkHookSessionStart(b *testing.B) {
 	home := importHome(b, 100_000)
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"hooks":{"project":"p0"}}`), 0o600)
+	// Memories the session-start query matches, so the package fills.
+	var notes strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&notes, `{"id":"0192f0c1-6b0e-7c3a-9d2e-%012x","project":"p0","type":"semantic","text":"Decision %d: we build and test with make ci; conventions for errors and fixes are in docs/%d.md","tags":[],"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","status":"active","sensitivity":"internal"}`+"\n", i, i, i)
+	}
+	f := filepath.Join(b.TempDir(), "notes.jsonl")
+	os.WriteFile(f, []byte(notes.String()), 0o644)
+	if out, err := exec.Command(bin, "import", f, "--home", home, "--embedder", "none").CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
 	repo := b.TempDir()
 	var lat []time.Duration
 	empty := 0
