@@ -36,6 +36,17 @@ type File struct {
 	Server   Server   `json:"server"`
 	Code     Code     `json:"code,omitzero"`
 	MCP      MCP      `json:"mcp,omitzero"`
+	Hooks    Hooks    `json:"hooks,omitzero"`
+}
+
+// Hooks configures `mneme hook`, the capture from agent hosts: Disabled
+// turns every hook into a no-op; Budget is the session-start package's
+// token budget (default 1500); Project names the project instead of the
+// repository's directory name.
+type Hooks struct {
+	Disabled bool   `json:"disabled,omitempty"`
+	Budget   int    `json:"budget,omitempty"`
+	Project  string `json:"project,omitempty"`
 }
 
 // Code configures code memory (package codemem) on the servers: the
@@ -283,11 +294,28 @@ func (f File) Check() error {
 			return mneme.Invalid("store %q is not known: use sqlite or postgres", mneme.Clip(f.Store))
 		}
 	}
+	if err := f.Hooks.Check(); err != nil {
+		return err
+	}
 	switch f.Embedder.Provider {
 	case "", "minilm", "hash", "ollama", "openai", "none":
 		return nil
 	}
 	return mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", mneme.Clip(f.Embedder.Provider))
+}
+
+// Check refuses a hooks budget out of the context package's range and a
+// project name that is not one.
+func (h Hooks) Check() error {
+	if h.Budget != 0 && (h.Budget < 50 || h.Budget > 100_000) {
+		return mneme.Invalid("hooks.budget %d in %s is out of range: use 50 to 100000 tokens (default 1500)", h.Budget, FileName)
+	}
+	if h.Project != "" {
+		if err := mneme.ValidateProject(h.Project); err != nil {
+			return mneme.Prefix("hooks.project in "+FileName, err)
+		}
+	}
+	return nil
 }
 
 // Getenv reads the process environment as Load was given it.
