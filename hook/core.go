@@ -147,7 +147,7 @@ func (p *capture) prompt(ctx context.Context) error {
 		p.st.First = Clip(text, 160)
 	}
 	at := p.ev.At
-	return p.flush(ctx, append(p.session(nil), ops.Entry{Kind: "prompt", Session: p.ev.Session, Host: p.ev.Host, At: &at, Text: text}))
+	return p.flush(ctx, append(p.session(nil), ops.Entry{Kind: "prompt", Session: p.ev.Session, At: &at, Text: text}))
 }
 
 func (p *capture) tool(ctx context.Context) error {
@@ -169,7 +169,7 @@ func (p *capture) tool(ctx context.Context) error {
 		return p.flush(ctx, p.session(nil))
 	}
 	ok, at := !p.ev.Failed, p.ev.At
-	e := ops.Entry{Kind: "tool_call", Session: p.ev.Session, Host: p.ev.Host, At: &at, Tool: name,
+	e := ops.Entry{Kind: "tool_call", Session: p.ev.Session, At: &at, Tool: name,
 		Input: in, Outcome: out, DurationMS: p.ev.Millis, Success: &ok}
 	return p.flush(ctx, append(p.session(nil), e))
 }

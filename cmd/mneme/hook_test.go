@@ -104,6 +104,10 @@ func TestHookReplay(t *testing.T) {
 			if kinds["summary"]+countType(l, "semantic") == 0 {
 				t.Errorf("no consolidated summary: %v", kinds)
 			}
+			timeline := ok(t, home, "ops", "read", "--session", c.session, "--project", "shop-api")
+			if !strings.Contains(timeline, c.tool) {
+				t.Errorf("ops read --session %s shows no %s call:\n%s", c.session, c.tool, timeline)
+			}
 			rec := decode[recallJSON](t, ok(t, home, "recall", c.query, "--project", "shop-api", "--json"))
 			if len(rec.Hits) == 0 {
 				t.Fatalf("recall %q found nothing", c.query)

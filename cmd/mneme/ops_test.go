@@ -113,7 +113,7 @@ func TestOpsBadInput(t *testing.T) {
 		"unknown field":   {`{"entries":[{"kind":"session","session":"s1","colour":1}]}`, "entries[0].colour: unknown field"},
 		"missing session": {`{"entries":[{"kind":"tool_call","session":"s9","tool":"Bash"}]}`, `entries[0].session: no session "s9"`},
 		"absolute path":   {`{"entries":[{"kind":"session","session":"s1"},{"kind":"artifact","session":"s1","path":"/home/ann/a.go"}]}`, "entries[1].path: absolute path"},
-		"100 MB output":   {huge, "over the limit of 8388608 bytes"},
+		"100 MB output":   {huge, "larger than 8 MiB"},
 		"not json":        {`{"entries":[`, "invalid JSON"},
 	} {
 		t.Run(name, func(t *testing.T) {
