@@ -42,6 +42,7 @@ func runHook(a *app, args []string) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
+	a.stderr = hookNotes{a} // the host may show standard error: notes go to the log
 	out, err := a.hook(pos, err)
 	if err != nil {
 		home := a.home
@@ -55,6 +56,17 @@ func runHook(a *app, args []string) error {
 		a.stdout.Write(append(out, '\n'))
 	}
 	return nil
+}
+
+// hookNotes writes what mneme would print on standard error (a store's
+// notes, warnings) to the home's hook log instead.
+type hookNotes struct{ a *app }
+
+func (w hookNotes) Write(p []byte) (int, error) {
+	if c, err := w.a.config(); err == nil {
+		hook.Log(c.Home, "%s", strings.TrimSpace(string(p)))
+	}
+	return len(p), nil
 }
 
 func (a *app) hook(pos []string, perr error) ([]byte, error) {

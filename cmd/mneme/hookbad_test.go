@@ -91,3 +91,21 @@ func TestHookCapturePrivacy(t *testing.T) {
 		t.Errorf("binary output or redaction missing: %s", out)
 	}
 }
+
+// TestHookNotesToLog: what mneme would print on standard error (here a
+// store rebuilding a damaged index snapshot) goes to the hook log, never
+// to the host.
+func TestHookNotesToLog(t *testing.T) {
+	home, repo := hookHome(t)
+	start := fmt.Sprintf(`{"session_id":"n-1","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, repo)
+	hookRun(t, home, "claude-code", start)
+	ok(t, home, "remember", "a memory so the index has something to keep", "--project", "shop-api")
+	if err := os.WriteFile(filepath.Join(home, "lexical.idx"), []byte("not an index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hookRun(t, home, "claude-code", strings.Replace(start, "n-1", "n-2", 1)) // fails on any stderr
+	log, _ := os.ReadFile(filepath.Join(home, "logs", "hooks.log"))
+	if !strings.Contains(string(log), "snapshot unusable") {
+		t.Errorf("the store's note is not in the hook log:\n%s", log)
+	}
+}
