@@ -22,6 +22,7 @@ type Engine struct {
 	hyde        HypothesisGenerator // nil: the deterministic generator
 	hypotheses  hypothesisCache
 	observers   []Observer
+	cache       ResultCache // nil: nothing is cached
 
 	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
 	mu      sync.Mutex        // guards notes

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/mneme-ai/mneme/cache"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/postgres"
@@ -178,7 +180,12 @@ func (c *Config) Open(ctx context.Context, need Need, extra ...mneme.Option) (*m
 		s.Close()
 		return nil, err
 	}
-	return mneme.NewEngine(s, append(opts, extra...)...), nil
+	var eng *mneme.Engine
+	if c := cache.For(s, c.CachePolicy, func() time.Time { return eng.Now() }); c != nil {
+		opts = append(opts, mneme.WithCache(c))
+	}
+	eng = mneme.NewEngine(s, append(opts, extra...)...)
+	return eng, nil
 }
 
 func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([]mneme.Option, error) {

@@ -1,0 +1,163 @@
+// Package cache is mneme's persistent result cache: query embeddings,
+// recall results, rerank verdicts, context packages and verified answers,
+// kept in the store (mneme.CacheStore) so every process shares them.
+//
+// A key is the sha256 of the canonical JSON of the kind, the payload
+// schema, the whole normalised request, the caller's scope and the write
+// generation of the projects the request reads: a write to a project, by
+// any process, raises its generation in the write's transaction, so no
+// stale entry is ever read again; and two callers with different scopes
+// or clearances never share one.
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// SchemaVersion is the layout of keys and payloads: raising it turns every
+// older entry into a miss.
+const SchemaVersion = 1
+
+// Cache implements mneme.ResultCache over a store's cache role.
+type Cache struct {
+	store  mneme.CacheStore
+	policy Policy
+	now    func() time.Time
+	counts map[string]*counter
+}
+
+type counter struct{ hits, misses atomic.Int64 }
+
+var _ mneme.ResultCache = (*Cache)(nil)
+
+// New returns the cache of s under p (checked by the caller: see
+// Policy.Check), with the clock now.
+func New(s mneme.CacheStore, p Policy, now func() time.Time) *Cache {
+	c := &Cache{store: s, policy: p, now: now, counts: map[string]*counter{}}
+	for _, k := range mneme.CacheKinds {
+		c.counts[k] = &counter{}
+	}
+	return c
+}
+
+// For returns the cache of eng's store under p, nil when the store keeps
+// none or p turns it off.
+func For(s mneme.Store, p Policy, now func() time.Time) *Cache {
+	cs, ok := s.(mneme.CacheStore)
+	if !ok || p.Off {
+		return nil
+	}
+	return New(cs, p, now)
+}
+
+// keyParts is what a key hashes.
+type keyParts struct {
+	Kind       string `json:"kind"`
+	Schema     int    `json:"schema"`
+	Project    string `json:"project"` // "" every project
+	Generation int64  `json:"generation"`
+	Scope      string `json:"scope"` // mneme.Scope.Hash: projects, write, clearance
+	Request    any    `json:"request"`
+}
+
+// Key is the key of req of kind, read from project by the caller of ctx.
+func (c *Cache) Key(ctx context.Context, kind, project string, req any) (string, error) {
+	var gen int64
+	if kind != mneme.CacheQueryEmbedding { // an embedding does not depend on what is stored
+		var err error
+		if gen, err = c.store.Generation(ctx, project); err != nil {
+			return "", err
+		}
+	}
+	b, err := Canonical(keyParts{Kind: kind, Schema: SchemaVersion, Project: project, Generation: gen,
+		Scope: mneme.ScopeFrom(ctx).Hash(), Request: req})
+	if err != nil {
+		return "", err
+	}
+	return Hash(b), nil
+}
+
+// Lookup decodes into out the entry for req, and returns its key either
+// way ("" when the kind is off or the cache cannot answer).
+func (c *Cache) Lookup(ctx context.Context, kind, project string, req, out any) (string, bool) {
+	if c.policy.ttl(kind) == 0 {
+		return "", false
+	}
+	key, err := c.Key(ctx, kind, project, req)
+	if err != nil {
+		slog.Debug("cache key", "kind", kind, "err", err)
+		return "", false
+	}
+	hit := c.read(ctx, kind, key, out)
+	if n := c.counts[kind]; n != nil && hit {
+		n.hits.Add(1)
+	} else if n != nil {
+		n.misses.Add(1)
+	}
+	return key, hit
+}
+
+// read decodes the live entry (kind, key) into out: a missing, expired,
+// older or damaged one is a miss.
+func (c *Cache) read(ctx context.Context, kind, key string, out any) bool {
+	e, err := c.store.CacheGet(ctx, kind, key, c.now())
+	if err != nil || e == nil || e.SchemaVersion != SchemaVersion || Hash(e.Payload) != e.PayloadHash {
+		return false
+	}
+	return json.Unmarshal(e.Payload, out) == nil
+}
+
+// Keep stores v under key until kind's TTL runs out, or until when that
+// is sooner. A failure is only logged: the result stands without it.
+func (c *Cache) Keep(ctx context.Context, kind, key string, v any, until *time.Time) {
+	ttl := c.policy.ttl(kind)
+	if key == "" || ttl == 0 {
+		return
+	}
+	payload, err := Canonical(v)
+	if err != nil {
+		slog.Debug("cache payload", "kind", kind, "err", err)
+		return
+	}
+	now := c.now().UTC()
+	e := mneme.CacheEntry{Kind: kind, Key: key, Payload: payload, PayloadHash: Hash(payload),
+		SchemaVersion: SchemaVersion, CreatedAt: now, ExpiresAt: expiry(now, ttl, until)}
+	if err := c.store.CachePut(ctx, e); err != nil {
+		slog.Debug("cache write", "kind", kind, "err", err)
+	}
+}
+
+// expiry is the sooner of now+ttl (none for Forever) and until.
+func expiry(now time.Time, ttl time.Duration, until *time.Time) *time.Time {
+	var at *time.Time
+	if ttl != Forever {
+		t := now.Add(ttl)
+		at = &t
+	}
+	if until != nil && (at == nil || until.Before(*at)) {
+		t := until.UTC()
+		at = &t
+	}
+	return at
+}
+
+// Counts are the hits and misses of one kind since the cache was made.
+type Counts struct {
+	Hits   int64 `json:"hits"`
+	Misses int64 `json:"misses"`
+}
+
+// Counts returns the hits and misses of each kind, in this process.
+func (c *Cache) Counts() map[string]Counts {
+	out := make(map[string]Counts, len(c.counts))
+	for k, n := range c.counts {
+		out[k] = Counts{Hits: n.hits.Load(), Misses: n.misses.Load()}
+	}
+	return out
+}

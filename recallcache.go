@@ -1,0 +1,118 @@
+package mneme
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// recallKey is what a recall's cache key covers besides the scope and the
+// generations (the cache adds those): the whole normalised query (every
+// filter, mode, fusion and option, k), with its text as a hash, and what
+// else shapes the result: the embedder and the HyDE generator.
+type recallKey struct {
+	Query     Query         `json:"query"`
+	Embedder  *EmbedderInfo `json:"embedder"`
+	Unusable  string        `json:"embedder_error,omitempty"`
+	Generator [2]string     `json:"hyde_generator"`
+}
+
+// cacheRequest is the key of q for the cache: q with its text hashed, the
+// hypothesis text too, and the filter's clock left out (the generations
+// and the entry's expiry stand for time).
+func (e *Engine) cacheRequest(q Query) recallKey {
+	q.Text = TextSHA256(q.Text)
+	q.Filter.Now = time.Time{}
+	if q.Hypothesis != nil {
+		h := *q.Hypothesis
+		h.Text = TextSHA256(h.Text)
+		q.Hypothesis = &h
+	}
+	k := recallKey{Query: q, Generator: [2]string{PRFGeneratorID, PRFGeneratorVersion}}
+	if e.embedder != nil {
+		info := e.embedder.Info()
+		k.Embedder = &info
+	}
+	if e.embedderErr != nil {
+		k.Unusable = "unavailable"
+	}
+	if e.hyde != nil {
+		k.Generator[0], k.Generator[1] = e.hyde.Generator()
+	}
+	return k
+}
+
+// TextSHA256 is the hex sha256 of s: how a cache key names a text it must
+// not keep.
+func TextSHA256(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// cachedRecall returns q's cached result (nil on a miss) and the key to
+// keep a new one under.
+func (e *Engine) cachedRecall(ctx context.Context, st CacheStatus, q *Query) (*Result, string) {
+	if e.cache == nil {
+		return nil, ""
+	}
+	var res Result
+	key, hit := e.CacheLookup(ctx, st, CacheRetrieval, q.Filter.Project, e.cacheRequest(*q), &res)
+	if !hit {
+		return nil, key
+	}
+	return &res, key
+}
+
+// keepRecall caches res unless it is degraded (a lane that comes back
+// changes it) or depends on the clock (recency weighting); it expires
+// when its first hit does.
+func (e *Engine) keepRecall(ctx context.Context, key string, q *Query, res *Result) {
+	if key == "" || res.Degraded || q.HalfLife > 0 {
+		return
+	}
+	saved := *res
+	saved.Cache, saved.TookMS = nil, 0
+	e.CacheKeep(ctx, CacheRetrieval, key, &saved, HitsExpiry(res.Hits))
+}
+
+// HitsExpiry is when the first of hits expires, nil if none does: a
+// cached result holding it is stale from then.
+func HitsExpiry(hits []Hit) *time.Time {
+	var at *time.Time
+	for _, h := range hits {
+		if x := h.Record.ExpiresAt; x != nil && (at == nil || x.Before(*at)) {
+			at = x
+		}
+	}
+	return at
+}
+
+// queryEmbedding is the key of a query embedding: the embedder's identity
+// and the text's sha256, never the text.
+type queryEmbedding struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Version  string `json:"version"`
+	Dim      int    `json:"dim"`
+	SHA256   string `json:"sha256"`
+}
+
+// cachedVectors returns the cached embeddings of texts (nil where none),
+// and the keys to keep the missing ones under.
+func (e *Engine) cachedVectors(ctx context.Context, st CacheStatus, info EmbedderInfo, texts []string) ([][]float32, []string) {
+	vecs, keys := make([][]float32, len(texts)), make([]string, len(texts))
+	if e.cache == nil {
+		return vecs, keys
+	}
+	for i, t := range texts {
+		req := queryEmbedding{Provider: info.Provider, Model: info.Model, Version: info.Version, Dim: info.Dim, SHA256: TextSHA256(t)}
+		var v []float32
+		if key, hit := e.CacheLookup(ctx, st, CacheQueryEmbedding, "", req, &v); hit && len(v) == info.Dim {
+			vecs[i] = v
+		} else {
+			keys[i] = key
+		}
+	}
+	return vecs, keys
+}
