@@ -279,7 +279,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	if res.Feedback != nil {
 		stage("feedback")
 	}
-	e.shape(&q, cands)
+	e.shape(ctx, st, &q, cands)
 	hits, chosen, held := finalHits(&q, cands, terms)
 	res.HeldBack = held
 	stage("rank")

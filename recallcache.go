@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -42,6 +44,21 @@ func (e *Engine) cacheRequest(q Query) recallKey {
 	}
 	return k
 }
+
+// CheckQuery validates q and applies the caller's scope to its filter, as
+// Recall does: a use case over recall (a context package) calls it before
+// it keys its own cache entry.
+func (e *Engine) CheckQuery(ctx context.Context, q *Query) error {
+	if err := q.check(); err != nil {
+		return err
+	}
+	return e.checkFilter(ctx, &q.Filter)
+}
+
+// RecallKey is what the cache key of the recall q (checked) covers besides
+// the scope and the generations, for use cases that key their results
+// on it.
+func (e *Engine) RecallKey(q Query) any { return e.cacheRequest(q) }
 
 // TextSHA256 is the hex sha256 of s: how a cache key names a text it must
 // not keep.
@@ -115,4 +132,42 @@ func (e *Engine) cachedVectors(ctx context.Context, st CacheStatus, info Embedde
 		}
 	}
 	return vecs, keys
+}
+
+// rerankKey is what the reranker's verdict depends on: the query and, for
+// each candidate, its version and the terms its lexical lane matched.
+type rerankKey struct {
+	Query      string     `json:"query_sha256"`
+	Candidates [][]string `json:"candidates"` // id, updated_at, matched terms...
+}
+
+// rerankCached reranks cands, reusing the verdict cached for the same
+// query and candidates.
+func (e *Engine) rerankCached(ctx context.Context, st CacheStatus, q *Query, cands []*candidate) {
+	if e.cache == nil {
+		rerank(q.Text, cands)
+		return
+	}
+	k := rerankKey{Query: TextSHA256(q.Text), Candidates: make([][]string, len(cands))}
+	for i, c := range cands {
+		k.Candidates[i] = append([]string{c.rec.ID, c.rec.UpdatedAt.UTC().Format(time.RFC3339Nano)}, c.matched...)
+	}
+	slices.SortFunc(k.Candidates, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
+	var verdict map[string]*RerankExplain
+	key, hit := e.CacheLookup(ctx, st, CacheRerank, q.Filter.Project, k, &verdict)
+	if hit && len(verdict) == len(cands) {
+		for _, c := range cands {
+			if x := verdict[c.rec.ID]; x != nil {
+				c.rerank = x
+				c.score += x.Boost
+			}
+		}
+		return
+	}
+	rerank(q.Text, cands)
+	verdict = make(map[string]*RerankExplain, len(cands))
+	for _, c := range cands {
+		verdict[c.rec.ID] = c.rerank
+	}
+	e.CacheKeep(ctx, CacheRerank, key, verdict, nil)
 }
