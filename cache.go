@@ -61,16 +61,21 @@ type CacheEntry struct {
 }
 
 // CacheSelection selects cache entries to prune: those of Kind ("" any),
-// only expired ones when Expired. A selection of neither is refused.
+// only expired ones when Expired, only the one with Key (with its Kind)
+// when Key is set. A selection of neither kind nor expiry is refused.
 type CacheSelection struct {
 	Kind    string
 	Expired bool
+	Key     string
 }
 
 // Check refuses an empty selection and an unknown kind.
 func (s CacheSelection) Check() error {
 	if s.Kind == "" && !s.Expired {
 		return Invalid("prune needs a selection: {{expired}}, {{kind}} or both")
+	}
+	if s.Key != "" && s.Kind == "" {
+		return Invalid("a cache key needs its kind")
 	}
 	if s.Kind != "" {
 		return CheckCacheKind(s.Kind)

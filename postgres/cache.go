@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -72,7 +73,11 @@ func cacheWhere(sel mneme.CacheSelection, now time.Time) (string, []any) {
 	}
 	if sel.Expired {
 		args = append(args, now.UnixNano())
-		where += " AND expires_at IS NOT NULL AND expires_at <= $" + string(rune('0'+len(args)))
+		where += " AND expires_at IS NOT NULL AND expires_at <= $" + strconv.Itoa(len(args))
+	}
+	if sel.Key != "" {
+		args = append(args, sel.Key)
+		where += " AND key = $" + strconv.Itoa(len(args))
 	}
 	return where, args
 }

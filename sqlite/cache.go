@@ -70,6 +70,9 @@ func cacheWhere(sel mneme.CacheSelection, now time.Time) (string, []any) {
 	if sel.Expired {
 		where, args = where+" AND expires_at IS NOT NULL AND expires_at <= ?", append(args, now.UnixNano())
 	}
+	if sel.Key != "" {
+		where, args = where+" AND key = ?", append(args, sel.Key)
+	}
 	return where, args
 }
 

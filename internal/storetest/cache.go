@@ -100,6 +100,8 @@ func testCachePrune(t *testing.T, f *fixture) {
 		want int
 	}{
 		{mneme.CacheSelection{Expired: true}, true, 2},
+		{mneme.CacheSelection{Expired: true, Kind: mneme.CacheQueryEmbedding, Key: "c"}, true, 0},
+		{mneme.CacheSelection{Kind: mneme.CacheQueryEmbedding, Key: "c"}, true, 1},
 		{mneme.CacheSelection{Expired: true, Kind: mneme.CacheRetrieval}, false, 1},
 		{mneme.CacheSelection{Expired: true}, false, 1},
 		{mneme.CacheSelection{Kind: mneme.CacheQueryEmbedding}, false, 1},
@@ -111,6 +113,12 @@ func testCachePrune(t *testing.T, f *fixture) {
 	}
 	if got, _ := cs.CacheGet(f.ctx, mneme.CacheRetrieval, "b", f.now); got == nil {
 		t.Fatal("prune deleted an entry it did not select")
+	}
+	if err := cache.Probe(f.ctx, cs, f.now); err != nil {
+		t.Fatalf("probe: %v", err)
+	}
+	if st, _ := cs.CacheStats(f.ctx, f.now); len(st) != 1 || st[0].Entries != 1 {
+		t.Fatalf("after the probe: %+v, want the one entry left", st)
 	}
 }
 
