@@ -124,6 +124,9 @@ func (e *Engine) CacheLookup(ctx context.Context, st CacheStatus, kind, project 
 		return "", false
 	}
 	key, hit := e.cache.Lookup(ctx, kind, project, req, out)
+	if key == "" {
+		return "", false // the kind is off, or the cache could not answer: not consulted
+	}
 	st.Note(kind, hit)
 	for _, o := range e.observers {
 		if o.Cache != nil {

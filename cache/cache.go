@@ -24,6 +24,10 @@ import (
 // older entry into a miss.
 const SchemaVersion = 1
 
+// keepWait bounds a cache write: a result is never held up behind another
+// process's long write for the sake of caching it.
+const keepWait = 250 * time.Millisecond
+
 // Cache implements mneme.ResultCache over a store's cache role.
 type Cache struct {
 	store  mneme.CacheStore
@@ -128,6 +132,8 @@ func (c *Cache) Keep(ctx context.Context, kind, key string, v any, until *time.T
 	now := c.now().UTC()
 	e := mneme.CacheEntry{Kind: kind, Key: key, Payload: payload, PayloadHash: Hash(payload),
 		SchemaVersion: SchemaVersion, CreatedAt: now, ExpiresAt: expiry(now, ttl, until)}
+	ctx, cancel := context.WithTimeout(ctx, keepWait)
+	defer cancel()
 	if err := c.store.CachePut(ctx, e); err != nil {
 		slog.Debug("cache write", "kind", kind, "err", err)
 	}

@@ -1,0 +1,147 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hashHome is a home whose embedder is the fast hash one.
+func hashHome(t *testing.T, extra string) string {
+	t.Helper()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"hash"}`+extra+`}`), 0o600)
+	return home
+}
+
+type cacheReply struct {
+	Cache map[string]string `json:"cache_status"`
+}
+
+// TestCacheInvalidatedAcrossProcesses: a running server caches recalls,
+// reranked recalls and context packages; a write by a CLI process to the
+// same project makes every one of them miss, a write to another project
+// none. Query embeddings do not depend on what is stored: they still hit.
+func TestCacheInvalidatedAcrossProcesses(t *testing.T) {
+	home := hashHome(t, "")
+	ok(t, home, "remember", "the release train leaves on Thursdays", "--project", "ops")
+	ok(t, home, "remember", "the staging database runs postgres 17", "--project", "ops")
+	s := serve(t, home)
+	// A reranked recall of another k reads the same candidates: it misses
+	// the recall's entry and hits the reranker's.
+	rerank := `{"query":"staging database version","project":"ops","rerank":true,"k":`
+	calls := []struct{ path, body, again, kind string }{
+		{"/v1/recall", `{"query":"when does the release train leave","project":"ops"}`, "", "retrieval_result"},
+		{"/v1/recall", rerank + `1}`, rerank + `2}`, "rerank_result"},
+		{"/v1/context", `{"query":"release train and staging","project":"ops","budget":200}`, "", "context_package"},
+	}
+	status := func(path, body string) map[string]string {
+		t.Helper()
+		var r cacheReply
+		if code := httpJSON(t, "POST", s.url+path, body, &r); code != 200 {
+			t.Fatalf("%s %s = %d", path, body, code)
+		}
+		return r.Cache
+	}
+	want := func(when string, st map[string]string, kind, v string) {
+		t.Helper()
+		if st[kind] != v {
+			t.Fatalf("%s: cache status %v, want %s %s", when, st, kind, v)
+		}
+	}
+	for _, c := range calls {
+		want("first call", status(c.path, c.body), c.kind, "miss")
+		if c.again == "" {
+			c.again = c.body
+		}
+		want("second call", status(c.path, c.again), c.kind, "hit")
+	}
+	ok(t, home, "remember", "an unrelated note", "--project", "elsewhere")
+	for _, c := range calls {
+		if c.again != "" { // the reranker's entry is read only on a recall's miss: another k
+			c.body = rerank + `3}`
+		}
+		want("after a write to another project", status(c.path, c.body), c.kind, "hit")
+	}
+	ok(t, home, "remember", "the release train now leaves on Fridays", "--project", "ops")
+	for _, c := range calls {
+		if c.again != "" {
+			c.body = rerank + `4}`
+		}
+		st := status(c.path, c.body)
+		want("after a CLI write to the project", st, c.kind, "miss")
+		if c.kind != "rerank_result" {
+			want("after a CLI write to the project", st, "query_embedding", "hit")
+		}
+	}
+	// A CLI process reads what an earlier one kept.
+	ok(t, home, "recall", "when does the release train leave", "--project", "ops")
+	out := ok(t, home, "recall", "when does the release train leave", "--project", "ops", "--json")
+	if r := decode[cacheReply](t, out); r.Cache["retrieval_result"] != "hit" {
+		t.Fatalf("a repeated CLI recall missed: %v", r.Cache)
+	}
+	if !strings.Contains(ok(t, home, "cache", "stats"), "retrieval_result") {
+		t.Fatal("cache stats do not list retrieval_result")
+	}
+}
+
+// TestCacheBadInput: unknown kinds, prune without a selection and bad TTLs
+// exit 2 and change nothing.
+func TestCacheBadInput(t *testing.T) {
+	home := hashHome(t, "")
+	ok(t, home, "remember", "the release train leaves on Thursdays")
+	ok(t, home, "recall", "release train")
+	before := ok(t, home, "cache", "stats", "--json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cache", "prune"}, "prune needs a selection"},
+		{[]string{"cache", "prune", "--kind", "bogus"}, `cache kind "bogus" is not known`},
+		{[]string{"cache", "clear"}, "clear needs --kind"},
+		{[]string{"cache", "clear", "--kind", "bogus"}, `cache kind "bogus" is not known`},
+		{[]string{"cache", "wipe"}, "unknown cache subcommand"},
+	} {
+		r := mneme(t, home, "", c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("mneme %v: exit %d, %s; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if after := ok(t, home, "cache", "stats", "--json"); after != before {
+		t.Fatalf("bad input changed the cache:\n%s\n%s", before, after)
+	}
+	for _, c := range []struct{ ttl, want string }{
+		{`"retrieval_result":"-1h"`, "negative"},
+		{`"retrieval_result":"400d"`, "over the limit"},
+		{`"recall":"6h"`, `cache kind "recall" is not known`},
+		{`"context_package":12`, "must be a duration"},
+	} {
+		bad := hashHome(t, `,"cache":{"ttl":{`+c.ttl+`}}`)
+		r := mneme(t, bad, "", "recall", "x")
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("ttl %s: exit %d, %s; want 2 and %q", c.ttl, r.code, r.stderr, c.want)
+		}
+	}
+}
+
+// TestCacheTTLConfig: null keeps entries until invalidated, "off" turns a
+// kind off, and "off": true the whole cache.
+func TestCacheTTLConfig(t *testing.T) {
+	home := hashHome(t, `,"cache":{"ttl":{"retrieval_result":null,"context_package":"off"}}`)
+	ok(t, home, "remember", "the release train leaves on Thursdays")
+	out := ok(t, home, "cache", "stats")
+	if !strings.Contains(out, "retrieval_result") || !strings.Contains(out, "ttl until invalidated") || !strings.Contains(out, "ttl off") {
+		t.Fatalf("stats:\n%s", out)
+	}
+	ok(t, home, "context", "release train")
+	if r := decode[cacheReply](t, ok(t, home, "context", "release train", "--json")); r.Cache["context_package"] != "" || r.Cache["retrieval_result"] != "hit" {
+		t.Fatalf("context_package off: %v", r.Cache)
+	}
+	off := hashHome(t, `,"cache":{"off":true}`)
+	ok(t, off, "remember", "the release train leaves on Thursdays")
+	ok(t, off, "recall", "release train")
+	if r := decode[cacheReply](t, ok(t, off, "recall", "release train", "--json")); len(r.Cache) != 0 {
+		t.Fatalf("cache off: %v", r.Cache)
+	}
+}
