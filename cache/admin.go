@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -143,4 +144,32 @@ func Probe(ctx context.Context, cs mneme.CacheStore, now time.Time) error {
 		err = mneme.Errorf(mneme.EINTERNAL, "the probe's prune deleted %d entries, not its own 1", n)
 	}
 	return err
+}
+
+// Check is doctor's check of eng's cache: its tables answer, and a probe
+// entry round-trips (written, read, a miss once expired, pruned alone).
+func Check(ctx context.Context, eng *mneme.Engine) mneme.HealthCheck {
+	hc := mneme.HealthCheck{Name: "cache"}
+	cs, c, err := store(eng)
+	if err != nil {
+		hc.OK, hc.Detail = true, mneme.ErrorMessage(err)
+		return hc
+	}
+	st, err := StatsOf(ctx, eng)
+	if err == nil {
+		_, err = cs.Generation(ctx, "")
+	}
+	if err == nil {
+		err = Probe(ctx, cs, eng.Now())
+	}
+	if err != nil {
+		hc.Detail, hc.Fix = "the result cache does not work: "+mneme.ErrorMessage(err), "run `mneme cache clear --kind KIND` for each kind, or set \"cache\": {\"off\": true} in config.json"
+		return hc
+	}
+	state := "on"
+	if c == nil {
+		state = "off"
+	}
+	hc.OK, hc.Detail = true, fmt.Sprintf("%s, %d entries, %d bytes; a probe entry was written, read, missed once expired and pruned", state, st.Entries, st.Bytes)
+	return hc
 }

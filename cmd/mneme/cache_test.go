@@ -145,3 +145,19 @@ func TestCacheTTLConfig(t *testing.T) {
 		t.Fatalf("cache off: %v", r.Cache)
 	}
 }
+
+// TestCacheDoctor: doctor's probe round-trips and leaves the cache as it
+// found it.
+func TestCacheDoctor(t *testing.T) {
+	home := hashHome(t, "")
+	ok(t, home, "remember", "the release train leaves on Thursdays")
+	ok(t, home, "recall", "release train")
+	before := ok(t, home, "cache", "stats", "--json")
+	out := ok(t, home, "doctor")
+	if !strings.Contains(out, "a probe entry was written, read, missed once expired and pruned") {
+		t.Fatalf("doctor:\n%s", out)
+	}
+	if after := ok(t, home, "cache", "stats", "--json"); after != before {
+		t.Fatalf("doctor left the cache changed:\n%s\n%s", before, after)
+	}
+}
