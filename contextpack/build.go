@@ -35,7 +35,7 @@ func Build(ctx context.Context, eng *mneme.Engine, req Request, clearance mneme.
 	if err != nil {
 		return nil, err
 	}
-	return Assemble(ctx, eng, q, budget)
+	return AssembleFor(ctx, eng, req, q, budget)
 }
 
 // candidate is a recall hit on its way into the package.

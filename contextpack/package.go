@@ -32,6 +32,9 @@ type Package struct {
 	TookMS float64           `json:"took_ms"`
 	// Report is the quality report, when the request asked for one.
 	Report *quality.Report `json:"report,omitempty"`
+	// VerifiedAnswer is the answer verified for this package, when the
+	// request proved a verification token (hit or miss).
+	VerifiedAnswer *VerifiedAnswer `json:"verified_answer,omitempty"`
 }
 
 // Group is the package's memories from one document or session (or, for

@@ -72,6 +72,7 @@ var routes = []route{
 	{"POST /v1/context", read, (*server).context},
 	{"POST /v1/context/batch", read, (*server).contextBatch},
 	{"POST /v1/ground", read, (*server).ground},
+	{"POST /v1/answers", read, (*server).putAnswer},
 	{"POST /v1/summarize", write, (*server).summarize},
 	{"POST /v1/promote", write, (*server).promote},
 	{"GET /v1/stats", read, (*server).stats},

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +58,16 @@ func TestCacheInvalidatedAcrossProcesses(t *testing.T) {
 		}
 		want("second call", status(c.path, c.again), c.kind, "hit")
 	}
+	// A verified answer, stored over HTTP, comes back to a context request
+	// that proves its token.
+	verified := `{"query":"when does the release train leave","project":"ops","budget":200,"verification_token":"t1","answer_scope":"p/m/v"}`
+	var put struct{ Stored bool }
+	if code := httpJSON(t, "POST", s.url+"/v1/answers", `{"request":{"query":"when does the release train leave","project":"ops","budget":200},
+		"answer":"The release train leaves on Thursdays.","verification_token":"t1","provider":"p","model":"m","model_version":"v"}`, &put); code != 200 || !put.Stored {
+		t.Fatalf("POST /v1/answers = %d %+v", code, put)
+	}
+	want("a verified answer", status("/v1/context", verified), "verified_answer", "hit")
+	calls = append(calls, struct{ path, body, again, kind string }{"/v1/context", verified, "", "verified_answer"})
 	ok(t, home, "remember", "an unrelated note", "--project", "elsewhere")
 	for _, c := range calls {
 		if c.again != "" { // the reranker's entry is read only on a recall's miss: another k
@@ -71,7 +82,7 @@ func TestCacheInvalidatedAcrossProcesses(t *testing.T) {
 		}
 		st := status(c.path, c.body)
 		want("after a CLI write to the project", st, c.kind, "miss")
-		if c.kind != "rerank_result" {
+		if c.kind == "retrieval_result" {
 			want("after a CLI write to the project", st, "query_embedding", "hit")
 		}
 	}
@@ -160,4 +171,84 @@ func TestCacheDoctor(t *testing.T) {
 	if after := ok(t, home, "cache", "stats", "--json"); after != before {
 		t.Fatalf("doctor left the cache changed:\n%s\n%s", before, after)
 	}
+}
+
+// TestVerifiedAnswers: an answer the check accepts is stored and comes
+// back only for the same token, answer scope and package; outputs never
+// show the token, and the answer only on a hit; a write to the project
+// invalidates it; bad input exits 2.
+func TestVerifiedAnswers(t *testing.T) {
+	home := hashHome(t, "")
+	ok(t, home, "remember", "the release train leaves on Thursdays", "--project", "ops")
+	put := func(answer, token, version string) string {
+		path := filepath.Join(t.TempDir(), "answer.json")
+		os.WriteFile(path, []byte(`{"request":{"query":"when does the release train leave","project":"ops","budget":200},
+			"answer":`+quoteJSON(answer)+`,"verification_token":`+quoteJSON(token)+`,"provider":"openai","model":"gpt-4o","model_version":`+quoteJSON(version)+`}`), 0o600)
+		return path
+	}
+	type putReply struct {
+		Stored        bool   `json:"stored"`
+		PackageSHA256 string `json:"package_sha256"`
+	}
+	answer := "The release train leaves on Thursdays."
+	out := ok(t, home, "answer", "put", "--request", put(answer, "tok-secret-1", "2024-08-06"), "--json")
+	if r := decode[putReply](t, out); !r.Stored || r.PackageSHA256 == "" || strings.Contains(out, "tok-secret-1") || strings.Contains(out, answer) {
+		t.Fatalf("answer put: %s", out)
+	}
+	if r := decode[putReply](t, ok(t, home, "answer", "put", "--request", put("The train leaves from Berlin at 9 on Mondays.", "tok-secret-1", "2024-08-06"), "--json")); r.Stored {
+		t.Fatal("an unsupported answer was stored")
+	}
+	type ctxReply struct {
+		Cache    map[string]string `json:"cache_status"`
+		Verified struct {
+			Status, Answer string
+		} `json:"verified_answer"`
+	}
+	ask := func(token, scope string) (ctxReply, string) {
+		t.Helper()
+		out := ok(t, home, "context", "when does the release train leave", "--project", "ops", "--budget", "200",
+			"--verification-token", token, "--answer-scope", scope, "--json")
+		if strings.Contains(out, token) {
+			t.Fatalf("the token is in the output: %s", out)
+		}
+		return decode[ctxReply](t, out), out
+	}
+	if r, _ := ask("tok-secret-1", "openai/gpt-4o/2024-08-06"); r.Verified.Status != "hit" || r.Verified.Answer != answer || r.Cache["verified_answer"] != "hit" {
+		t.Fatalf("same token and scope: %+v", r)
+	}
+	for _, c := range []struct{ token, scope string }{{"tok-other", "openai/gpt-4o/2024-08-06"}, {"tok-secret-1", "openai/gpt-4o/2024-05-13"}} {
+		if r, out := ask(c.token, c.scope); r.Verified.Status != "miss" || strings.Contains(out, answer) {
+			t.Fatalf("token %s scope %s: %s", c.token, c.scope, out)
+		}
+	}
+	ok(t, home, "remember", "the release train moved to Fridays", "--project", "ops")
+	if r, _ := ask("tok-secret-1", "openai/gpt-4o/2024-08-06"); r.Verified.Status != "miss" {
+		t.Fatalf("after a write to the project: %+v", r)
+	}
+	before := ok(t, home, "cache", "stats", "--json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"answer", "put", "--request", put(answer, "", "v1")}, "verification_token is empty"},
+		{[]string{"answer", "put", "--request", put(answer, "t", "")}, "answer scope"},
+		{[]string{"answer", "put"}, "no request given"},
+		{[]string{"context", "q", "--verification-token", "", "--answer-scope", "a/b/c"}, "verification_token is empty"},
+		{[]string{"context", "q", "--verification-token", "t", "--answer-scope", "a/b"}, "needs three parts"},
+		{[]string{"context", "q", "--verification-token", "t", "--answer-scope", "a//c"}, "has a part missing"},
+		{[]string{"context", "q", "--verification-token", "t"}, "needs answer_scope"},
+	} {
+		r := mneme(t, home, "", c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("mneme %v: exit %d, %s; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if after := ok(t, home, "cache", "stats", "--json"); after != before {
+		t.Fatalf("bad input changed the cache:\n%s\n%s", before, after)
+	}
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
