@@ -68,6 +68,10 @@ type Query struct {
 	// given, else one from the engine's generator.
 	HyDE       bool
 	Hypothesis *Hypothesis
+	// OwnCache: the caller caches what it makes of the result (a context
+	// package), so the result itself is neither looked up nor kept; the
+	// query embedding and the reranker's verdict still are.
+	OwnCache bool
 }
 
 // MaxK bounds the number of hits one recall returns.

@@ -25,7 +25,7 @@ type recallKey struct {
 // and the entry's expiry stand for time).
 func (e *Engine) cacheRequest(q Query) recallKey {
 	q.Text = TextSHA256(q.Text)
-	q.Filter.Now = time.Time{}
+	q.Filter.Now, q.OwnCache = time.Time{}, false
 	if q.Hypothesis != nil {
 		h := *q.Hypothesis
 		h.Text = TextSHA256(h.Text)
@@ -70,7 +70,7 @@ func TextSHA256(s string) string {
 // cachedRecall returns q's cached result (nil on a miss) and the key to
 // keep a new one under.
 func (e *Engine) cachedRecall(ctx context.Context, st CacheStatus, q *Query) (*Result, string) {
-	if e.cache == nil {
+	if e.cache == nil || q.OwnCache {
 		return nil, ""
 	}
 	var res Result

@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,16 +35,31 @@ type Cache struct {
 	policy Policy
 	now    func() time.Time
 	counts map[string]*counter
+
+	mu      sync.Mutex
+	pending map[string]pendingEntry // being written, by kind and key
+	slots   chan struct{}
+	wg      sync.WaitGroup
+	writing sync.Mutex
 }
 
 type counter struct{ hits, misses atomic.Int64 }
+
+type pendingEntry struct {
+	raw     []byte
+	expires *time.Time
+}
+
+// maxWriting bounds the entries written in the background at once.
+const maxWriting = 64
 
 var _ mneme.ResultCache = (*Cache)(nil)
 
 // New returns the cache of s under p (checked by the caller: see
 // Policy.Check), with the clock now.
 func New(s mneme.CacheStore, p Policy, now func() time.Time) *Cache {
-	c := &Cache{store: s, policy: p, now: now, counts: map[string]*counter{}}
+	c := &Cache{store: s, policy: p, now: now, counts: map[string]*counter{},
+		pending: map[string]pendingEntry{}, slots: make(chan struct{}, maxWriting)}
 	for _, k := range mneme.CacheKinds {
 		c.counts[k] = &counter{}
 	}
@@ -98,7 +114,7 @@ func (c *Cache) Lookup(ctx context.Context, kind, project string, req, out any) 
 		slog.Debug("cache key", "kind", kind, "err", err)
 		return "", false
 	}
-	hit := c.read(ctx, kind, key, out)
+	hit := c.fromPending(kind, key, out) || c.read(ctx, kind, key, out)
 	if n := c.counts[kind]; n != nil && hit {
 		n.hits.Add(1)
 	} else if n != nil {
@@ -118,25 +134,74 @@ func (c *Cache) read(ctx context.Context, kind, key string, out any) bool {
 }
 
 // Keep stores v under key until kind's TTL runs out, or until when that
-// is sooner. A failure is only logged: the result stands without it.
+// is sooner. v is encoded at once; the canonical form and the write are
+// made in the background (Wait waits for them), so a miss costs its
+// caller little: until written, this process reads the entry from memory.
+// A failure is only logged: the result stands without it.
 func (c *Cache) Keep(ctx context.Context, kind, key string, v any, until *time.Time) {
 	ttl := c.policy.ttl(kind)
 	if key == "" || ttl == 0 {
 		return
 	}
-	payload, err := Canonical(v)
+	raw, err := json.Marshal(v)
 	if err != nil {
 		slog.Debug("cache payload", "kind", kind, "err", err)
 		return
 	}
 	now := c.now().UTC()
-	e := mneme.CacheEntry{Kind: kind, Key: key, Payload: payload, PayloadHash: Hash(payload),
-		SchemaVersion: SchemaVersion, CreatedAt: now, ExpiresAt: expiry(now, ttl, until)}
+	e := mneme.CacheEntry{Kind: kind, Key: key, SchemaVersion: SchemaVersion, CreatedAt: now, ExpiresAt: expiry(now, ttl, until)}
+	select {
+	case c.slots <- struct{}{}:
+	default:
+		return // writes are backed up: skip this one rather than queue without bound
+	}
+	c.mu.Lock()
+	c.pending[kind+"\x00"+key] = pendingEntry{raw: raw, expires: e.ExpiresAt}
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer func() { <-c.slots }()
+		c.write(context.WithoutCancel(ctx), e, raw)
+	}()
+}
+
+// write stores e with raw, canonicalised, as its payload.
+func (c *Cache) write(ctx context.Context, e mneme.CacheEntry, raw []byte) {
+	defer func() {
+		c.mu.Lock()
+		delete(c.pending, e.Kind+"\x00"+e.Key)
+		c.mu.Unlock()
+	}()
+	payload, err := CanonicalJSON(raw)
+	if err != nil {
+		slog.Debug("cache payload", "kind", e.Kind, "err", err)
+		return
+	}
+	e.Payload, e.PayloadHash = payload, Hash(payload)
+	c.writing.Lock() // one write at a time: the others wait here, not on the database's lock
+	defer c.writing.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, keepWait)
 	defer cancel()
 	if err := c.store.CachePut(ctx, e); err != nil {
-		slog.Debug("cache write", "kind", kind, "err", err)
+		slog.Debug("cache write", "kind", e.Kind, "err", err)
 	}
+}
+
+// Wait waits for the entries being written: a process calls it before
+// it closes the store (mneme.Engine.Close does).
+func (c *Cache) Wait() { c.wg.Wait() }
+
+// fromPending decodes into out the entry (kind, key) this process is
+// still writing, if any and live.
+func (c *Cache) fromPending(kind, key string, out any) bool {
+	c.mu.Lock()
+	p, ok := c.pending[kind+"\x00"+key]
+	c.mu.Unlock()
+	if !ok || (p.expires != nil && !c.now().Before(*p.expires)) {
+		return false
+	}
+	return json.Unmarshal(p.raw, out) == nil
 }
 
 // expiry is the sooner of now+ttl (none for Forever) and until.

@@ -66,6 +66,7 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 		}
 		return &cached, nil
 	}
+	q.OwnCache = key != "" // the package is cached, not the recall under it
 	pkg, until, err := assemble(ctx, eng, q, budget, st)
 	if err != nil {
 		return nil, err

@@ -146,6 +146,7 @@ func TestCacheTTLConfig(t *testing.T) {
 		t.Fatalf("stats:\n%s", out)
 	}
 	ok(t, home, "context", "release train")
+	// With packages off, the recall under the package is cached instead.
 	if r := decode[cacheReply](t, ok(t, home, "context", "release train", "--json")); r.Cache["context_package"] != "" || r.Cache["retrieval_result"] != "hit" {
 		t.Fatalf("context_package off: %v", r.Cache)
 	}
