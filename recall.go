@@ -483,6 +483,9 @@ func (e *Engine) embedFresh(ctx context.Context, info EmbedderInfo, texts []stri
 	if err == nil {
 		err = CheckVectors(info, texts, vecs)
 	}
+	if isLoadError(err) {
+		return nil, err // the model did not load: not the provider's failure to record
+	}
 	if _, terr := e.track(ctx, last, err); err == nil {
 		err = terr
 	}

@@ -192,6 +192,9 @@ func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([
 	if need == Records {
 		return nil, nil
 	}
+	if lazy, err := c.lazyEmbedder(ctx, s, need); lazy != nil || err != nil {
+		return []mneme.Option{lazy}, err
+	}
 	em, err := c.NewEmbedder(ctx, s)
 	var opts []mneme.Option
 	switch {
@@ -242,4 +245,18 @@ func (c *Config) Repair(ctx context.Context, to string) (mneme.SalvageResult, er
 		}
 	}
 	return res, nil
+}
+
+// lazyEmbedder is, for a recall, the built-in model the home records,
+// loaded on first use: a recall the cache answers never loads it. nil for
+// any other need or embedder.
+func (c *Config) lazyEmbedder(ctx context.Context, s mneme.Store, need Need) (mneme.Option, error) {
+	if need != Recall || (c.Embedder.Provider != "" && c.Embedder.Provider != "minilm") {
+		return nil, nil
+	}
+	info, ok, err := s.HomeEmbedder(ctx)
+	if err != nil || !ok || info.Provider != "minilm" {
+		return nil, err
+	}
+	return mneme.WithLazyEmbedder(info, func() (mneme.Embedder, error) { return c.NewEmbedder(ctx, s) }), nil
 }
