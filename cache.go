@@ -95,8 +95,9 @@ type CacheKindStats struct {
 // it over a CacheStore). Lookup hashes req, the whole normalised request,
 // with the caller's scope and the generation of project ("" every
 // project) into the key it returns; Keep stores v under that key, so a
-// write after the lookup leaves v unreachable. A cache error is a miss,
-// and key "" keeps nothing.
+// write after the lookup leaves v unreachable; it may encode v later, so
+// the caller must not change v after. A cache error is a miss, and key ""
+// keeps nothing.
 type ResultCache interface {
 	Lookup(ctx context.Context, kind, project string, req, out any) (key string, hit bool)
 	Keep(ctx context.Context, kind, key string, v any, until *time.Time)

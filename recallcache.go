@@ -88,9 +88,7 @@ func (e *Engine) keepRecall(ctx context.Context, key string, q *Query, res *Resu
 	if key == "" || res.Degraded || q.HalfLife > 0 {
 		return
 	}
-	saved := *res
-	saved.Cache, saved.TookMS = nil, 0
-	e.CacheKeep(ctx, CacheRetrieval, key, &saved, HitsExpiry(res.Hits))
+	e.CacheKeep(ctx, CacheRetrieval, key, res.detached(), HitsExpiry(res.Hits))
 }
 
 // HitsExpiry is when the first of hits expires, nil if none does: a
@@ -170,4 +168,27 @@ func (e *Engine) rerankCached(ctx context.Context, st CacheStatus, q *Query, can
 		verdict[c.rec.ID] = c.rerank
 	}
 	e.CacheKeep(ctx, CacheRerank, key, verdict, nil)
+}
+
+// detached is a copy of r for the cache, which encodes it later: its hits,
+// their records and explanations and its report copied, so the caller may
+// change r; without the cache status and the time taken.
+func (r *Result) detached() *Result {
+	c := *r
+	c.Cache, c.TookMS = nil, 0
+	c.Hits = make([]Hit, len(r.Hits))
+	for i, h := range r.Hits {
+		rec := *h.Record
+		h.Record = &rec
+		if h.Explain != nil {
+			x := *h.Explain
+			h.Explain = &x
+		}
+		c.Hits[i] = h
+	}
+	if r.Report != nil {
+		rep := *r.Report
+		c.Report = &rep
+	}
+	return &c
 }

@@ -46,7 +46,7 @@ type Cache struct {
 type counter struct{ hits, misses atomic.Int64 }
 
 type pendingEntry struct {
-	raw     []byte
+	v       any
 	expires *time.Time
 }
 
@@ -134,18 +134,13 @@ func (c *Cache) read(ctx context.Context, kind, key string, out any) bool {
 }
 
 // Keep stores v under key until kind's TTL runs out, or until when that
-// is sooner. v is encoded at once; the canonical form and the write are
-// made in the background (Wait waits for them), so a miss costs its
-// caller little: until written, this process reads the entry from memory.
-// A failure is only logged: the result stands without it.
+// is sooner. v is encoded, made canonical and written in the background
+// (Wait waits for it), so a miss costs its caller little; the caller must
+// not change v after. Until written, this process reads the entry from
+// memory. A failure is only logged: the result stands without it.
 func (c *Cache) Keep(ctx context.Context, kind, key string, v any, until *time.Time) {
 	ttl := c.policy.ttl(kind)
 	if key == "" || ttl == 0 {
-		return
-	}
-	raw, err := json.Marshal(v)
-	if err != nil {
-		slog.Debug("cache payload", "kind", kind, "err", err)
 		return
 	}
 	now := c.now().UTC()
@@ -156,24 +151,24 @@ func (c *Cache) Keep(ctx context.Context, kind, key string, v any, until *time.T
 		return // writes are backed up: skip this one rather than queue without bound
 	}
 	c.mu.Lock()
-	c.pending[kind+"\x00"+key] = pendingEntry{raw: raw, expires: e.ExpiresAt}
+	c.pending[kind+"\x00"+key] = pendingEntry{v: v, expires: e.ExpiresAt}
 	c.mu.Unlock()
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		defer func() { <-c.slots }()
-		c.write(context.WithoutCancel(ctx), e, raw)
+		c.write(context.WithoutCancel(ctx), e, v)
 	}()
 }
 
-// write stores e with raw, canonicalised, as its payload.
-func (c *Cache) write(ctx context.Context, e mneme.CacheEntry, raw []byte) {
+// write stores e with v, in canonical JSON, as its payload.
+func (c *Cache) write(ctx context.Context, e mneme.CacheEntry, v any) {
 	defer func() {
 		c.mu.Lock()
 		delete(c.pending, e.Kind+"\x00"+e.Key)
 		c.mu.Unlock()
 	}()
-	payload, err := CanonicalJSON(raw)
+	payload, err := Canonical(v)
 	if err != nil {
 		slog.Debug("cache payload", "kind", e.Kind, "err", err)
 		return
@@ -201,7 +196,8 @@ func (c *Cache) fromPending(kind, key string, out any) bool {
 	if !ok || (p.expires != nil && !c.now().Before(*p.expires)) {
 		return false
 	}
-	return json.Unmarshal(p.raw, out) == nil
+	raw, err := json.Marshal(p.v)
+	return err == nil && json.Unmarshal(raw, out) == nil
 }
 
 // expiry is the sooner of now+ttl (none for Forever) and until.

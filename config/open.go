@@ -181,8 +181,8 @@ func (c *Config) Open(ctx context.Context, need Need, extra ...mneme.Option) (*m
 		return nil, err
 	}
 	var eng *mneme.Engine
-	if c := cache.For(s, c.CachePolicy, func() time.Time { return eng.Now() }); c != nil {
-		opts = append(opts, mneme.WithCache(c))
+	if rc := cache.For(s, c.CachePolicy, func() time.Time { return eng.Now() }); rc != nil {
+		opts = append(opts, mneme.WithCache(rc)) // its clock is the Engine's, set below
 	}
 	eng = mneme.NewEngine(s, append(opts, extra...)...)
 	return eng, nil

@@ -72,8 +72,12 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 		return nil, err
 	}
 	if !pkg.Degraded {
-		saved := *pkg
+		saved := *pkg // the cache encodes it later: what the caller may change is copied
 		saved.Cache, saved.TookMS = nil, 0
+		if pkg.Report != nil {
+			rep := *pkg.Report
+			saved.Report = &rep
+		}
 		eng.CacheKeep(ctx, mneme.CacheContextPackage, key, &saved, until)
 	}
 	pkg.TookMS = ms(time.Since(start))
