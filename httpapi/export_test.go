@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/ground"
 )
@@ -30,5 +31,7 @@ var BodyTypes = map[string]any{
 	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
 	"GroundRequest": ground.Request{}, "GroundResult": ground.Result{}, "GroundSentence": ground.Sentence{}, "GroundSupport": ground.Support{},
+	"Scope": scopeReply{}, "Tags": tagsReply{}, "Doctor": doctorReply{}, "RecentError": recentError{},
+	"Related": mneme.Related{}, "TagCount": mneme.TagCount{}, "HealthCheck": mneme.HealthCheck{},
 	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// hashHome is a home whose embedder is the fast hash one.
-func hashHome(t *testing.T, extra string) string {
+// cacheHome is a home whose embedder is the fast hash one.
+func cacheHome(t *testing.T, extra string) string {
 	t.Helper()
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"hash"}`+extra+`}`), 0o600)
@@ -25,7 +25,7 @@ type cacheReply struct {
 // same project makes every one of them miss, a write to another project
 // none. Query embeddings do not depend on what is stored: they still hit.
 func TestCacheInvalidatedAcrossProcesses(t *testing.T) {
-	home := hashHome(t, "")
+	home := cacheHome(t, "")
 	ok(t, home, "remember", "the release train leaves on Thursdays", "--project", "ops")
 	ok(t, home, "remember", "the staging database runs postgres 17", "--project", "ops")
 	s := serve(t, home)
@@ -100,7 +100,7 @@ func TestCacheInvalidatedAcrossProcesses(t *testing.T) {
 // TestCacheBadInput: unknown kinds, prune without a selection and bad TTLs
 // exit 2 and change nothing.
 func TestCacheBadInput(t *testing.T) {
-	home := hashHome(t, "")
+	home := cacheHome(t, "")
 	ok(t, home, "remember", "the release train leaves on Thursdays")
 	ok(t, home, "recall", "release train")
 	before := ok(t, home, "cache", "stats", "--json")
@@ -128,7 +128,7 @@ func TestCacheBadInput(t *testing.T) {
 		{`"recall":"6h"`, `cache kind "recall" is not known`},
 		{`"context_package":12`, "must be a duration"},
 	} {
-		bad := hashHome(t, `,"cache":{"ttl":{`+c.ttl+`}}`)
+		bad := cacheHome(t, `,"cache":{"ttl":{`+c.ttl+`}}`)
 		r := mneme(t, bad, "", "recall", "x")
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("ttl %s: exit %d, %s; want 2 and %q", c.ttl, r.code, r.stderr, c.want)
@@ -139,7 +139,7 @@ func TestCacheBadInput(t *testing.T) {
 // TestCacheTTLConfig: null keeps entries until invalidated, "off" turns a
 // kind off, and "off": true the whole cache.
 func TestCacheTTLConfig(t *testing.T) {
-	home := hashHome(t, `,"cache":{"ttl":{"retrieval_result":null,"context_package":"off"}}`)
+	home := cacheHome(t, `,"cache":{"ttl":{"retrieval_result":null,"context_package":"off"}}`)
 	ok(t, home, "remember", "the release train leaves on Thursdays")
 	out := ok(t, home, "cache", "stats")
 	if !strings.Contains(out, "retrieval_result") || !strings.Contains(out, "ttl until invalidated") || !strings.Contains(out, "ttl off") {
@@ -150,7 +150,7 @@ func TestCacheTTLConfig(t *testing.T) {
 	if r := decode[cacheReply](t, ok(t, home, "context", "release train", "--json")); r.Cache["context_package"] != "" || r.Cache["retrieval_result"] != "hit" {
 		t.Fatalf("context_package off: %v", r.Cache)
 	}
-	off := hashHome(t, `,"cache":{"off":true}`)
+	off := cacheHome(t, `,"cache":{"off":true}`)
 	ok(t, off, "remember", "the release train leaves on Thursdays")
 	ok(t, off, "recall", "release train")
 	if r := decode[cacheReply](t, ok(t, off, "recall", "release train", "--json")); len(r.Cache) != 0 {
@@ -161,7 +161,7 @@ func TestCacheTTLConfig(t *testing.T) {
 // TestCacheDoctor: doctor's probe round-trips and leaves the cache as it
 // found it.
 func TestCacheDoctor(t *testing.T) {
-	home := hashHome(t, "")
+	home := cacheHome(t, "")
 	ok(t, home, "remember", "the release train leaves on Thursdays")
 	ok(t, home, "recall", "release train")
 	before := ok(t, home, "cache", "stats", "--json")
@@ -179,7 +179,7 @@ func TestCacheDoctor(t *testing.T) {
 // show the token, and the answer only on a hit; a write to the project
 // invalidates it; bad input exits 2.
 func TestVerifiedAnswers(t *testing.T) {
-	home := hashHome(t, "")
+	home := cacheHome(t, "")
 	ok(t, home, "remember", "the release train leaves on Thursdays", "--project", "ops")
 	put := func(answer, token, version string) string {
 		path := filepath.Join(t.TempDir(), "answer.json")
