@@ -155,7 +155,14 @@ func Check(ctx context.Context, eng *mneme.Engine) mneme.HealthCheck {
 		hc.OK, hc.Detail = true, mneme.ErrorMessage(err)
 		return hc
 	}
+	var err2 error
+	if sc, ok := cs.(interface{ CacheSchema(context.Context) error }); ok {
+		err2 = sc.CacheSchema(ctx)
+	}
 	st, err := StatsOf(ctx, eng)
+	if err == nil {
+		err = err2
+	}
 	if err == nil {
 		_, err = cs.Generation(ctx, "")
 	}
@@ -170,6 +177,6 @@ func Check(ctx context.Context, eng *mneme.Engine) mneme.HealthCheck {
 	if c == nil {
 		state = "off"
 	}
-	hc.OK, hc.Detail = true, fmt.Sprintf("%s, %d entries, %d bytes; a probe entry was written, read, missed once expired and pruned", state, st.Entries, st.Bytes)
+	hc.OK, hc.Detail = true, fmt.Sprintf("%s, %d entries, %d bytes; tables and indexes present; a probe entry was written, read, missed once expired and pruned", state, st.Entries, st.Bytes)
 	return hc
 }

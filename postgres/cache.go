@@ -118,3 +118,14 @@ func (s *Store) CacheStats(ctx context.Context, now time.Time) ([]mneme.CacheKin
 	}
 	return out, s.translate(rows.Err(), "count cache entries")
 }
+
+// CacheSchema reports a missing cache table or index (doctor).
+func (s *Store) CacheSchema(ctx context.Context) error {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_class WHERE relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+		AND relname IN ('cache_entries', 'cache_entries_pkey', 'cache_entries_expires', 'cache_generations', 'cache_generations_pkey')`).Scan(&n)
+	if err == nil && n != 5 {
+		return mneme.Errorf(mneme.EINTERNAL, "%d of the cache's 5 tables and indexes are missing", 5-n)
+	}
+	return s.translate(err, "check the cache's schema")
+}

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"testing"
 	"time"
 
@@ -113,6 +114,11 @@ func testCachePrune(t *testing.T, f *fixture) {
 	}
 	if got, _ := cs.CacheGet(f.ctx, mneme.CacheRetrieval, "b", f.now); got == nil {
 		t.Fatal("prune deleted an entry it did not select")
+	}
+	if sc, ok := cs.(interface{ CacheSchema(context.Context) error }); ok {
+		if err := sc.CacheSchema(f.ctx); err != nil {
+			t.Fatalf("schema: %v", err)
+		}
 	}
 	if err := cache.Probe(f.ctx, cs, f.now); err != nil {
 		t.Fatalf("probe: %v", err)
