@@ -71,7 +71,7 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 	if err != nil {
 		return nil, err
 	}
-	if !pkg.Degraded {
+	if !pkg.Degraded && q.HalfLife == 0 { // recency weighting changes with the clock
 		saved := *pkg // the cache encodes it later: what the caller may change is copied
 		saved.Cache, saved.TookMS = nil, 0
 		if pkg.Report != nil {

@@ -92,6 +92,20 @@ func TestCacheInvalidatedAcrossProcesses(t *testing.T) {
 	if r := decode[cacheReply](t, out); r.Cache["retrieval_result"] != "hit" {
 		t.Fatalf("a repeated CLI recall missed: %v", r.Cache)
 	}
+	type reported struct {
+		Report struct {
+			Cache map[string]string `json:"cache"`
+		} `json:"report"`
+	}
+	rep := decode[reported](t, ok(t, home, "recall", "when does the release train leave", "--project", "ops", "--json", "--report"))
+	if rep.Report.Cache["retrieval_result"] == "" {
+		t.Fatalf("the quality report has no cache status: %+v", rep)
+	}
+	// Recency weighting changes with the clock: never cached.
+	ok(t, home, "context", "release train", "--project", "ops", "--half-life", "30d")
+	if r := decode[cacheReply](t, ok(t, home, "context", "release train", "--project", "ops", "--half-life", "30d", "--json")); r.Cache["context_package"] != "miss" {
+		t.Fatalf("a half-life package was cached: %v", r.Cache)
+	}
 	if !strings.Contains(ok(t, home, "cache", "stats"), "retrieval_result") {
 		t.Fatal("cache stats do not list retrieval_result")
 	}
