@@ -41,6 +41,7 @@ type Cache struct {
 	slots   chan struct{}
 	wg      sync.WaitGroup
 	writing sync.Mutex
+	writes  int // by this process, counted under writing
 }
 
 type counter struct{ hits, misses atomic.Int64 }
@@ -49,6 +50,10 @@ type pendingEntry struct {
 	v       any
 	expires *time.Time
 }
+
+// pruneEvery: every so many writes, a process deletes the expired
+// entries, so the table does not grow with entries nobody reads again.
+const pruneEvery = 500
 
 // maxWriting bounds the entries written in the background at once.
 const maxWriting = 64
@@ -180,6 +185,11 @@ func (c *Cache) write(ctx context.Context, e mneme.CacheEntry, v any) {
 	defer cancel()
 	if err := c.store.CachePut(ctx, e); err != nil {
 		slog.Debug("cache write", "kind", e.Kind, "err", err)
+	}
+	if c.writes++; c.writes%pruneEvery == 0 { // under c.writing
+		if _, err := c.store.CachePrune(ctx, mneme.CacheSelection{Expired: true}, c.now(), false); err != nil {
+			slog.Debug("cache prune", "err", err)
+		}
 	}
 }
 

@@ -59,3 +59,27 @@ func TestKeysNeverShared(t *testing.T) {
 		t.Fatal("a write to the project left the key unchanged")
 	}
 }
+
+// TestExpiredPrunedOnTheWay: a process that keeps writing entries deletes
+// the expired ones as it goes.
+func TestExpiredPrunedOnTheWay(t *testing.T) {
+	s, err := sqlite.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	past := time.Now().Add(-time.Hour)
+	if err := s.CachePut(ctx, mneme.CacheEntry{Kind: mneme.CacheRetrieval, Key: "old", Payload: []byte("1"), PayloadHash: "h", SchemaVersion: 1, CreatedAt: past, ExpiresAt: &past}); err != nil {
+		t.Fatal(err)
+	}
+	c := cache.New(s, cache.Policy{}, time.Now)
+	for i := range 500 {
+		key, _ := c.Key(ctx, mneme.CacheRetrieval, "", i)
+		c.Keep(ctx, mneme.CacheRetrieval, key, i, nil)
+		c.Wait()
+	}
+	if n, err := s.CachePrune(ctx, mneme.CacheSelection{Expired: true}, time.Now(), true); err != nil || n != 0 {
+		t.Fatalf("%d expired entries left, %v", n, err)
+	}
+}
