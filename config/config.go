@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/cache"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/internal/access"
@@ -35,6 +36,7 @@ type File struct {
 	LLM      LLM      `json:"llm"`
 	Server   Server   `json:"server"`
 	Code     Code     `json:"code,omitzero"`
+	Cache    Cache    `json:"cache,omitzero"`
 	MCP      MCP      `json:"mcp,omitzero"`
 	Hooks    Hooks    `json:"hooks,omitzero"`
 }
@@ -168,7 +170,9 @@ type Config struct {
 	// creates nothing (a directory that holds no home is an error) and
 	// writes nothing, so reads work on a full disk.
 	ReadOnly bool
-	getenv   func(string) string
+	// CachePolicy is the cache section checked.
+	CachePolicy cache.Policy
+	getenv      func(string) string
 }
 
 // Load resolves the data directory and reads its config.json, once.
@@ -186,6 +190,9 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{Home: home, File: f, getenv: getenv, Embedder: f.Embedder}
+	if c.CachePolicy, err = f.Cache.Policy(); err != nil {
+		return nil, err
+	}
 	if c.Store, err = effectiveStore(o.Store, getenv("MNEME_STORE"), f, home); err != nil {
 		return nil, err
 	}
@@ -280,6 +287,9 @@ func WriteFile(home string, f File) error {
 // Check validates the choices f makes: a known store scheme and
 // embedder, and MCP tools mneme serves.
 func (f File) Check() error {
+	if _, err := f.Cache.Policy(); err != nil {
+		return err
+	}
 	if err := checkStore(f.Store, fileStore, f.Postgres); err != nil {
 		return err
 	}

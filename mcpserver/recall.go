@@ -102,6 +102,7 @@ type recallOutput struct {
 	HeldBack       int               `json:"held_back,omitempty" jsonschema:"hits held back for want of evidence (no query word, meaning below the match floor) that would have ranked among the k; include_unmatched returns them"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	Feedback       []string          `json:"feedback,omitempty" jsonschema:"words of the best hits added to the query for a second search (no_feedback turns it off)"`
+	Cache          mneme.CacheStatus `json:"cache_status"`
 	TookMS         float64           `json:"took_ms"`
 	Report         *quality.Report   `json:"report,omitempty"`
 }
@@ -149,7 +150,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, TookMS: res.TookMS, Report: res.Report,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/cache"
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/sqlite"
 )
@@ -84,6 +85,7 @@ func (a *app) diagnose(deep bool) ([]check, error) {
 		}
 		checks = append(checks, states...)
 	}
+	checks = append(checks, cache.Check(a.ctx, eng))
 	a.checkEmbedder(c, eng, add)
 	if deep {
 		checks = append(checks, a.checkCredentials(eng))
