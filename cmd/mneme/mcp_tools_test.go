@@ -20,10 +20,10 @@ func TestMCPToolSet(t *testing.T) {
 		config string
 		want   []string
 	}{
-		{``, []string{"context", "forget", "get", "recall", "remember"}},
+		{``, []string{"context", "forget", "get", "ops", "recall", "remember"}},
 		{`{"mcp":{"tools":["recall","summarize"]}}`, []string{"recall", "summarize"}},
-		{`{"mcp":{"tools":["default","list"]}}`, []string{"context", "forget", "get", "list", "recall", "remember"}},
-		{`{"mcp":{"tools":"all"}}`, []string{"code_context", "context", "forget", "get", "ground", "list", "promote", "prune", "recall", "remember", "summarize", "update"}},
+		{`{"mcp":{"tools":["default","list"]}}`, []string{"context", "forget", "get", "list", "ops", "recall", "remember"}},
+		{`{"mcp":{"tools":"all"}}`, []string{"code_context", "context", "forget", "get", "ground", "list", "ops", "promote", "prune", "recall", "remember", "summarize", "update"}},
 	} {
 		home := t.TempDir()
 		if c.config != "" {
@@ -34,7 +34,7 @@ func TestMCPToolSet(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ config, want string }{
-		{`{"mcp":{"tools":["recal"]}}`, `config.json: mcp.tools: "recal" is not a tool of mneme: use remember, recall, context, get, forget, list,`},
+		{`{"mcp":{"tools":["recal"]}}`, `config.json: mcp.tools: "recal" is not a tool of mneme: use remember, recall, context, get, forget, ops, list,`},
 		{`{"mcp":{"tools":[]}}`, "mcp.tools: the tool list is empty"},
 		{`{"mcp":{"tools":"some"}}`, `mcp.tools "some" is not a list: give "all" or a list of tool names`},
 		{`{"mcp":{"tools":3}}`, `mcp.tools must be "all" or a list of tool names, not 3`},
@@ -103,7 +103,7 @@ func TestMCPToolsCost(t *testing.T) {
 			def += tc.Tokens
 		}
 	}
-	if r.Tokenizer != "cl100k_base" || len(r.Tools) != 12 || r.Served != served || r.Default != def || r.All != all || r.Budget != 2000 || def > r.Budget {
+	if r.Tokenizer != "cl100k_base" || len(r.Tools) != 13 || r.Served != served || r.Default != def || r.All != all || r.Budget != 2000 || def > r.Budget {
 		t.Errorf("%+v", r)
 	}
 	text := ok(t, home, "mcp", "--tools-cost")
