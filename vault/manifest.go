@@ -1,0 +1,92 @@
+package vault
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// ManifestSchema names the manifest's format.
+const ManifestSchema = "mneme.vault.manifest/v1"
+
+// Manifest is manifest.json: what the vault holds, and the sha256 of every
+// file, so a reader can check the vault and mneme can tell a file edited
+// since the export from one it wrote.
+type Manifest struct {
+	Schema string         `json:"schema"`
+	Counts Counts         `json:"counts"`
+	Files  []ManifestFile `json:"files"`
+}
+
+// Counts are the vault's records by project, type and kind.
+type Counts struct {
+	Records  int            `json:"records"`
+	Projects map[string]int `json:"projects"`
+	Types    map[string]int `json:"types"`
+	Kinds    map[string]int `json:"kinds"`
+}
+
+// ManifestFile is one file of the vault. Missing marks a file deleted from
+// the vault whose record was not forgotten yet (vault import without
+// --sync): a later import --sync forgets it.
+type ManifestFile struct {
+	Path    string `json:"path"`
+	ID      string `json:"id"`
+	SHA256  string `json:"sha256"`
+	Missing bool   `json:"missing,omitempty"`
+}
+
+func newManifest() *Manifest {
+	return &Manifest{Schema: ManifestSchema, Counts: Counts{Projects: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}}}
+}
+
+func (m *Manifest) add(rel string, r *mneme.Record, data []byte) {
+	m.Counts.Records++
+	m.Counts.Projects[r.Project]++
+	m.Counts.Types[string(r.Type)]++
+	if r.Kind != "" {
+		m.Counts.Kinds[r.Kind]++
+	}
+	m.Files = append(m.Files, ManifestFile{Path: rel, ID: r.ID, SHA256: sum(data)})
+}
+
+func (m *Manifest) encode() []byte {
+	slices.SortFunc(m.Files, func(a, b ManifestFile) int { return strings.Compare(a.Path, b.Path) })
+	b, _ := json.MarshalIndent(m, "", "  ") // plain data: always encodes
+	return append(b, '\n')
+}
+
+// readManifest is the vault's manifest, or an empty one when there is none
+// or it cannot be read: only paths that stay inside the vault are kept.
+func readManifest(root *os.Root) *Manifest {
+	m := newManifest()
+	data, err := root.ReadFile(ManifestName)
+	if err != nil || len(data) > 64<<20 {
+		return m
+	}
+	var got Manifest
+	if json.Unmarshal(data, &got) != nil {
+		return m
+	}
+	for _, f := range got.Files {
+		if path.Clean(f.Path) == f.Path && strings.HasSuffix(f.Path, ".md") && mneme.ValidID(f.ID) && localPath(f.Path) {
+			m.Files = append(m.Files, f)
+		}
+	}
+	return m
+}
+
+func localPath(p string) bool {
+	return p != "" && !strings.HasPrefix(p, "/") && !slices.Contains(strings.Split(p, "/"), "..")
+}
+
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}

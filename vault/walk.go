@@ -1,0 +1,153 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// MaxFileBytes bounds one vault file: a memory is short text.
+const MaxFileBytes = 1 << 20
+
+// ManifestName is the vault's index, at its top.
+const ManifestName = "manifest.json"
+
+type vfile struct {
+	rel  string // slash-separated, relative to the vault
+	data []byte
+}
+
+// fileError is a problem with one vault file: bad input, exit 2.
+func fileError(rel string, err error) error {
+	return mneme.Invalid("%s: %s: nothing was written", rel, mneme.ErrorMessage(err))
+}
+
+// readVault reads every Markdown file of the vault under root (dir is its
+// path on disk, for symlink checks). strict (import) refuses what export
+// skips: a symlink out of the folder, a file over MaxFileBytes, invalid
+// UTF-8, a Markdown path that is not a regular file. Folders and files
+// whose names start with a dot (.obsidian, .git, temporary files) are not
+// part of the vault.
+func readVault(root *os.Root, dir string, strict bool) ([]vfile, error) {
+	var out []vfile
+	err := fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if rel != "." && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || rel == ManifestName {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if strict {
+				return checkLink(dir, rel)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".md") {
+			return nil
+		}
+		data, err := readOne(root, rel, d)
+		if err != nil && !strict {
+			return nil
+		}
+		if err != nil {
+			return fileError(rel, err)
+		}
+		out = append(out, vfile{rel: rel, data: data})
+		return nil
+	})
+	return out, err
+}
+
+// checkLink refuses a symlink that leads out of the vault; one that stays
+// inside is skipped (what it points to is read where it is).
+func checkLink(dir, rel string) error {
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	target, terr := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil || terr != nil {
+		return fileError(rel, errors.New("a symbolic link that does not resolve"))
+	}
+	if inside, _ := filepath.Rel(abs, target); !filepath.IsLocal(inside) {
+		return fileError(rel, errors.New("a symbolic link out of the vault folder"))
+	}
+	return nil
+}
+
+func readOne(root *os.Root, rel string, d fs.DirEntry) ([]byte, error) {
+	if !d.Type().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	f, err := root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	switch {
+	case err != nil:
+		return nil, err
+	case len(data) > MaxFileBytes:
+		return nil, fmt.Errorf("the file is over the limit of %d bytes (1 MiB)", MaxFileBytes)
+	case !utf8.Valid(data):
+		return nil, fmt.Errorf("line %d is not valid UTF-8", badLine(data))
+	}
+	return data, nil
+}
+
+func badLine(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return bytes.Count(data[:i], []byte("\n")) + 1
+		}
+		i += n
+	}
+	return 0
+}
+
+// writeAtomic replaces rel under root with data: written to a temporary
+// file in the same folder, then renamed over, so a reader sees the old
+// file or the new one, never half of one.
+func writeAtomic(root *os.Root, rel string, data []byte) error {
+	if err := root.MkdirAll(path.Dir(rel), 0o755); err != nil {
+		return err
+	}
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := path.Join(path.Dir(rel), ".tmp-"+hex.EncodeToString(rnd[:])+"-"+path.Base(rel))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, rel)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+	}
+	return err
+}
