@@ -59,6 +59,8 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		}
 		return ""
 	}
+	out := newFolders(root)
+	defer out.close()
 	m := newManifest()
 	for _, r := range recs {
 		if err := ctx.Err(); err != nil {
@@ -71,7 +73,7 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 			res.Unchanged++
 			continue
 		}
-		if err := writeAtomic(root, rel, data); err != nil {
+		if err := out.write(rel, data); err != nil {
 			return res, err
 		}
 		res.Written++
@@ -159,5 +161,5 @@ func writeIfChanged(root *os.Root, rel string, data []byte) error {
 	if cur, err := root.ReadFile(rel); err == nil && string(cur) == string(data) {
 		return nil
 	}
-	return writeAtomic(root, rel, data)
+	return writeAtomic(root, rel, data) // rel is a file at the top
 }

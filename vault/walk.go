@@ -38,42 +38,51 @@ func fileError(rel string, err error) error {
 // skips: a symlink out of the folder, a file over MaxFileBytes, invalid
 // UTF-8, a Markdown path that is not a regular file. Folders and files
 // whose names start with a dot (.obsidian, .git, temporary files) are not
-// part of the vault.
+// part of the vault. Each folder is opened once, as a root of its own, so
+// a file costs one open that cannot leave it.
 func readVault(root *os.Root, dir string, strict bool) ([]vfile, error) {
 	var out []vfile
-	err := fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if rel != "." && strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || rel == ManifestName {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if strict {
-				return checkLink(dir, rel)
-			}
-			return nil
-		}
-		if !strings.HasSuffix(rel, ".md") {
-			return nil
-		}
-		data, err := readOne(root, rel, d)
-		if err != nil && !strict {
-			return nil
-		}
-		if err != nil {
-			return fileError(rel, err)
-		}
-		out = append(out, vfile{rel: rel, data: data})
-		return nil
-	})
+	err := walkDir(root, "", dir, strict, &out)
 	return out, err
+}
+
+func walkDir(d *os.Root, prefix, dir string, strict bool, out *[]vfile) error {
+	entries, err := fs.ReadDir(d.FS(), ".")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name, rel := e.Name(), path.Join(prefix, e.Name())
+		switch {
+		case strings.HasPrefix(name, ".") || rel == ManifestName:
+			continue
+		case e.Type()&fs.ModeSymlink != 0:
+			if strict {
+				if err := checkLink(dir, rel); err != nil {
+					return err
+				}
+			}
+		case e.IsDir():
+			sub, err := d.OpenRoot(name)
+			if err != nil {
+				return err
+			}
+			err = walkDir(sub, rel, dir, strict, out)
+			sub.Close()
+			if err != nil {
+				return err
+			}
+		case strings.HasSuffix(name, ".md"):
+			data, err := readOne(d, name, e)
+			if err != nil && strict {
+				return fileError(rel, err)
+			}
+			if err == nil {
+				*out = append(*out, vfile{rel: rel, data: data})
+			}
+		}
+	}
+	return nil
 }
 
 // checkLink refuses a symlink that leads out of the vault; one that stays
@@ -125,17 +134,54 @@ func badLine(data []byte) int {
 	return 0
 }
 
-// writeAtomic replaces rel under root with data: written to a temporary
-// file in the same folder, then renamed over, so a reader sees the old
-// file or the new one, never half of one.
-func writeAtomic(root *os.Root, rel string, data []byte) error {
-	if err := root.MkdirAll(path.Dir(rel), 0o755); err != nil {
+// folders writes files under a vault root, each folder opened once.
+type folders struct {
+	root *os.Root
+	subs map[string]*os.Root
+}
+
+func newFolders(root *os.Root) *folders { return &folders{root: root, subs: map[string]*os.Root{}} }
+
+func (f *folders) at(dir string) (*os.Root, error) {
+	if dir == "." {
+		return f.root, nil
+	}
+	if r, ok := f.subs[dir]; ok {
+		return r, nil
+	}
+	if err := f.root.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	r, err := f.root.OpenRoot(dir)
+	if err == nil {
+		f.subs[dir] = r
+	}
+	return r, err
+}
+
+func (f *folders) close() {
+	for _, r := range f.subs {
+		r.Close()
+	}
+}
+
+// write replaces rel with data atomically (writeAtomic).
+func (f *folders) write(rel string, data []byte) error {
+	d, err := f.at(path.Dir(rel))
+	if err != nil {
 		return err
 	}
+	return writeAtomic(d, path.Base(rel), data)
+}
+
+// writeAtomic replaces name in d with data: written to a temporary file in
+// the same folder, then renamed over, so a reader sees the old file or the
+// new one, never half of one.
+func writeAtomic(d *os.Root, name string, data []byte) error {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	tmp := path.Join(path.Dir(rel), ".tmp-"+hex.EncodeToString(rnd[:])+"-"+path.Base(rel))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	tmp := ".tmp-" + hex.EncodeToString(rnd[:]) + "-" + name
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
@@ -144,10 +190,10 @@ func writeAtomic(root *os.Root, rel string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = root.Rename(tmp, rel)
+		err = d.Rename(tmp, name)
 	}
 	if err != nil {
-		_ = root.Remove(tmp)
+		_ = d.Remove(tmp)
 	}
 	return err
 }
