@@ -282,7 +282,7 @@ func afterCrash(t *testing.T, home string, total int) []string {
 	if hits := decode[recallJSON](t, r.stdout).Hits; (len(hits) > 0) != (total > 0) {
 		t.Fatalf("recall after the crash: %d hits over %d memories", len(hits), total)
 	}
-	r = mneme(t, home, "", "doctor", "--json", "--embedder", "hash")
+	r = mneme(t, home, "", "doctor", "--json", "--embedder", "hash", "--strict")
 	d := decode[doctorJSON](t, r.stdout)
 	var failed []string
 	for _, c := range d.Checks {
