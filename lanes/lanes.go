@@ -31,6 +31,19 @@ type Lane struct {
 	DegradedCheckIDs []string `json:"degraded_check_ids"`
 }
 
+// Schema names the format of Report.
+const Schema = "mneme.doctor/v1"
+
+// Report is `mneme doctor --json`: the checks, and the lanes over them. OK
+// is false when a required lane is unavailable (or, strict, a check
+// failed): doctor then exits 1.
+type Report struct {
+	Schema string              `json:"schema"`
+	OK     bool                `json:"ok"`
+	Checks []mneme.HealthCheck `json:"checks"`
+	Lanes  []Lane              `json:"lanes"`
+}
+
 // Facts say what the home is set up for: they decide which lanes must be
 // ready for the home to be healthy.
 type Facts struct {

@@ -26,9 +26,13 @@ type ExportResult struct {
 
 // Export writes the records f selects into dir (created if need be). A
 // record keeps the file it has in the vault (found by the id in its front
-// matter), even one the user moved; only files whose bytes
-// change are written, each atomically. Files of records no longer exported
-// are removed when they are as the last export left them.
+// matter), even one the user moved; only files whose bytes change are
+// written, each atomically. Files of records no longer exported are
+// removed when they are as the last export left them.
+//
+// A re-export reads only the files that changed since the manifest was
+// written: one the manifest lists and that is older than it is as the
+// manifest says (its sha256 and id).
 func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) (ExportResult, error) {
 	var res ExportResult
 	recs, err := collect(ctx, eng, f)
@@ -43,46 +47,61 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		return res, mneme.Invalid("vault folder %s: %v", dir, err)
 	}
 	defer root.Close()
-	files, err := readVault(root, dir, false)
-	if err != nil {
+	old := readManifest(root)
+	w := walker{dir: dir, trust: old.trust(root)}
+	if err := w.walk(root, ""); err != nil {
 		return res, err
 	}
-	old := readManifest(root)
-	paths := assignPaths(recs, files, old)
-	existing := map[string][]byte{}
-	for _, vf := range files {
-		existing[vf.rel] = vf.data
+	present := map[string]*vfile{}
+	for i := range w.out {
+		present[w.out[i].rel] = &w.out[i]
 	}
+	paths := assignPaths(recs, w.out, old)
 	name := func(id string) string {
 		if p, ok := paths[id]; ok {
 			return baseName(p)
 		}
 		return ""
 	}
-	out := newFolders(root)
-	defer out.close()
 	m := newManifest()
+	var writes []vfile
 	for _, r := range recs {
-		if err := ctx.Err(); err != nil {
-			return res, err
-		}
 		rel, data := paths[r.ID], render(r, name)
 		m.add(rel, r, data)
 		res.Records++
-		if cur, ok := existing[rel]; ok && string(cur) == string(data) {
+		if cur := present[rel]; cur != nil && cur.same(data) {
 			res.Unchanged++
 			continue
 		}
-		if err := out.write(rel, data); err != nil {
-			return res, err
-		}
-		res.Written++
+		writes = append(writes, vfile{rel: rel, data: data})
 	}
-	removeStale(root, old, m, existing, &res)
-	if err := writeIfChanged(root, ManifestName, m.encode()); err != nil {
+	out := newFolders(root)
+	defer out.close()
+	if err := out.writeAll(ctx, writes); err != nil {
 		return res, err
 	}
-	return res, nil
+	res.Written = len(writes)
+	removeStale(root, old, m, present, &res)
+	manifest := m.encode()
+	if len(writes) > 0 { // newer than every file it vouches for
+		return res, writeAtomic(root, ManifestName, manifest)
+	}
+	return res, writeIfChanged(root, ManifestName, manifest)
+}
+
+// same reports whether the file holds data.
+func (vf *vfile) same(data []byte) bool {
+	if vf.trusted {
+		return vf.sha == sum(data)
+	}
+	return string(vf.data) == string(data)
+}
+
+func (vf *vfile) sum() string {
+	if vf.trusted {
+		return vf.sha
+	}
+	return sum(vf.data)
 }
 
 func collect(ctx context.Context, eng *mneme.Engine, f mneme.Filter) ([]*mneme.Record, error) {
@@ -104,18 +123,19 @@ func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]
 		listed[f.Path] = f.ID
 	}
 	have := map[string]string{} // id → first file (by path) that names it
+	taken := map[string]bool{}
 	for _, vf := range files {
-		id := listed[vf.rel]
-		if p, err := parseFile(string(vf.data)); err == nil && p.hasID {
-			id = p.rec.ID
+		taken[vf.rel] = true
+		id := vf.id
+		if !vf.trusted {
+			id = listed[vf.rel]
+			if fid := frontMatterID(vf.data); fid != "" {
+				id = fid
+			}
 		}
 		if _, dup := have[id]; id != "" && !dup {
 			have[id] = vf.rel
 		}
-	}
-	taken := map[string]bool{}
-	for _, vf := range files {
-		taken[vf.rel] = true
 	}
 	out := map[string]string{}
 	var fresh []*mneme.Record
@@ -134,20 +154,34 @@ func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]
 	return out
 }
 
+// frontMatterID is the id a file's front matter names: read from its
+// second line when the file is as export writes it, else parsed.
+func frontMatterID(data []byte) string {
+	if rest, ok := strings.CutPrefix(string(data[:min(len(data), 64)]), "---\nid: "); ok {
+		if id, _, ok := strings.Cut(rest, "\n"); ok && mneme.ValidID(id) {
+			return id
+		}
+	}
+	if p, err := parseFile(string(data)); err == nil && p.hasID {
+		return p.rec.ID
+	}
+	return ""
+}
+
 // removeStale removes the files the last export wrote that no record holds
 // now, unless they were edited since (their sha256 differs from the old
 // manifest's): those are kept and reported.
-func removeStale(root *os.Root, old, now *Manifest, existing map[string][]byte, res *ExportResult) {
+func removeStale(root *os.Root, old, now *Manifest, present map[string]*vfile, res *ExportResult) {
 	held := map[string]bool{}
 	for _, f := range now.Files {
 		held[f.Path] = true
 	}
 	for _, f := range old.Files {
-		data, ok := existing[f.Path]
-		if held[f.Path] || !ok {
+		cur := present[f.Path]
+		if held[f.Path] || cur == nil {
 			continue
 		}
-		if sum(data) != f.SHA256 {
+		if cur.sum() != f.SHA256 {
 			res.Kept = append(res.Kept, f.Path)
 			continue
 		}

@@ -180,6 +180,16 @@ func TestReexportWritesOnlyChangedFiles(t *testing.T) {
 	if res := export(t, eng, dir, mneme.Internal); res.Written != 0 || res.Unchanged != res.Records {
 		t.Fatalf("re-export with nothing changed = %+v", res)
 	}
+	// A file edited in the vault since the export is read (not trusted
+	// to the manifest) and written back as the store has it.
+	for p, s := range tree(t, dir) {
+		if strings.Contains(s, "id: "+recs[0].ID) {
+			os.WriteFile(filepath.Join(dir, p), []byte(strings.Replace(s, "laptops", "phones", 1)), 0o644)
+		}
+	}
+	if res := export(t, eng, dir, mneme.Internal); res.Written != 1 {
+		t.Fatalf("re-export after an edit in the vault = %+v", res)
+	}
 	if _, err := eng.Patch(ctx, recs[0].ID, mneme.Patch{Tags: &[]string{"db"}}, mneme.Internal); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mneme-ai/mneme"
@@ -26,6 +28,10 @@ const ManifestName = "manifest.json"
 type vfile struct {
 	rel  string // slash-separated, relative to the vault
 	data []byte
+	// trusted: not read, because the manifest vouches for it (see
+	// Export); sha and id are the manifest's.
+	trusted bool
+	sha, id string
 }
 
 // fileError is a problem with one vault file: bad input, exit 2.
@@ -41,12 +47,21 @@ func fileError(rel string, err error) error {
 // part of the vault. Each folder is opened once, as a root of its own, so
 // a file costs one open that cannot leave it.
 func readVault(root *os.Root, dir string, strict bool) ([]vfile, error) {
-	var out []vfile
-	err := walkDir(root, "", dir, strict, &out)
-	return out, err
+	w := walker{dir: dir, strict: strict}
+	err := w.walk(root, "")
+	return w.out, err
 }
 
-func walkDir(d *os.Root, prefix, dir string, strict bool, out *[]vfile) error {
+// walker reads a vault; trust, when set, says which files need not be
+// read (it fills in their sha and id).
+type walker struct {
+	dir    string
+	strict bool
+	trust  func(vf *vfile, info fs.FileInfo) bool
+	out    []vfile
+}
+
+func (w *walker) walk(d *os.Root, prefix string) error {
 	entries, err := fs.ReadDir(d.FS(), ".")
 	if err != nil {
 		return err
@@ -57,8 +72,8 @@ func walkDir(d *os.Root, prefix, dir string, strict bool, out *[]vfile) error {
 		case strings.HasPrefix(name, ".") || rel == ManifestName:
 			continue
 		case e.Type()&fs.ModeSymlink != 0:
-			if strict {
-				if err := checkLink(dir, rel); err != nil {
+			if w.strict {
+				if err := checkLink(w.dir, rel); err != nil {
 					return err
 				}
 			}
@@ -67,18 +82,26 @@ func walkDir(d *os.Root, prefix, dir string, strict bool, out *[]vfile) error {
 			if err != nil {
 				return err
 			}
-			err = walkDir(sub, rel, dir, strict, out)
+			err = w.walk(sub, rel)
 			sub.Close()
 			if err != nil {
 				return err
 			}
 		case strings.HasSuffix(name, ".md"):
+			vf := vfile{rel: rel}
+			if w.trust != nil && e.Type().IsRegular() {
+				if info, err := e.Info(); err == nil && w.trust(&vf, info) {
+					w.out = append(w.out, vf)
+					continue
+				}
+			}
 			data, err := readOne(d, name, e)
-			if err != nil && strict {
+			if err != nil && w.strict {
 				return fileError(rel, err)
 			}
 			if err == nil {
-				*out = append(*out, vfile{rel: rel, data: data})
+				vf.data = data
+				w.out = append(w.out, vf)
 			}
 		}
 	}
@@ -137,7 +160,53 @@ func badLine(data []byte) int {
 // folders writes files under a vault root, each folder opened once.
 type folders struct {
 	root *os.Root
+	mu   sync.Mutex
 	subs map[string]*os.Root
+}
+
+// writers is how many files are written at once: creating a file is a
+// round trip to the file system, and they overlap.
+const writers = 4
+
+// writeAll writes every file, several at a time; it stops at the first
+// error (or when ctx ends) and returns it.
+func (f *folders) writeAll(ctx context.Context, files []vfile) error {
+	jobs := make(chan vfile)
+	errs := make(chan error, writers)
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for vf := range jobs {
+				if err := f.write(vf.rel, vf.data); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for _, vf := range files {
+		select {
+		case jobs <- vf:
+		case err = <-errs:
+			break feed
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errs:
+		default:
+		}
+	}
+	return err
 }
 
 func newFolders(root *os.Root) *folders { return &folders{root: root, subs: map[string]*os.Root{}} }
@@ -146,6 +215,8 @@ func (f *folders) at(dir string) (*os.Root, error) {
 	if dir == "." {
 		return f.root, nil
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	if r, ok := f.subs[dir]; ok {
 		return r, nil
 	}

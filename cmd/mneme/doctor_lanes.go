@@ -11,16 +11,6 @@ import (
 	"github.com/mneme-ai/mneme/lanes"
 )
 
-// DoctorSchema names the format of `doctor --json`.
-const DoctorSchema = "mneme.doctor/v1"
-
-type doctorReport struct {
-	Schema string       `json:"schema"`
-	OK     bool         `json:"ok"`
-	Checks []check      `json:"checks"`
-	Lanes  []lanes.Lane `json:"lanes"`
-}
-
 // capabilities are the checks of what the home is set up for beyond its
 // store: the shared store, an LLM, the built-in model, code memory. One
 // not set up is Absent (its lane is unavailable; nothing is wrong).
@@ -95,7 +85,7 @@ func (a *app) report(checks []check, strict bool) error {
 	blocked := lanes.Blocked(ls)
 	bad := len(blocked) > 0 || strict && failed > 0
 	if a.json {
-		if err := a.printJSON(doctorReport{Schema: DoctorSchema, OK: !bad, Checks: checks, Lanes: ls}); err != nil {
+		if err := a.printJSON(lanes.Report{Schema: lanes.Schema, OK: !bad, Checks: checks, Lanes: ls}); err != nil {
 			return err
 		}
 	} else {
