@@ -84,6 +84,15 @@ var specs = []spec{
 	{id: "code", own: "code", blocking: []string{"config", "code"}, required: func(Facts) bool { return false }},
 }
 
+// IDs are the lanes' ids, in report order.
+func IDs() []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.id
+	}
+	return out
+}
+
 // CheckID is the stable id of a check: its name in lower case, words
 // joined by '-' ("database file" → "database-file").
 func CheckID(name string) string { return strings.ReplaceAll(strings.ToLower(name), " ", "-") }

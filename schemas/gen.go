@@ -11,7 +11,8 @@ import (
 
 // Generate is the JSON Schema (draft 2020-12) of v's type as encoding/json
 // writes and reads it: an object's properties are its json names
-// (embedded structs flattened), required are those without omitempty, and
+// (embedded structs flattened), required are those without omitempty
+// (or omitzero), and
 // nothing else is allowed. Named types it meets are $defs; enums come from
 // the domain's closed sets.
 func Generate(name string, v any) map[string]any {
@@ -115,12 +116,13 @@ func (g *gen) fields(t reflect.Type, props map[string]any, required *[]string) {
 		if name == "" {
 			name = f.Name
 		}
+		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
 		s := g.schema(f.Type, false)
-		if f.Type.Kind() == reflect.Pointer && !strings.Contains(opts, "omitempty") {
+		if f.Type.Kind() == reflect.Pointer && !optional {
 			s = map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}}
 		}
 		props[name] = s
-		if !strings.Contains(opts, "omitempty") {
+		if !optional {
 			*required = append(*required, name)
 		}
 	}

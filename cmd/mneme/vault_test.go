@@ -61,3 +61,34 @@ func files(t *testing.T, dir string) map[string]string {
 	})
 	return out
 }
+
+// TestManifestCommand: `mneme manifest` names the commands with their
+// schemas, the MCP tools and the HTTP routes, and carries the schemas; a
+// CLI error with --json has the published envelope's shape.
+func TestManifestCommand(t *testing.T) {
+	home := t.TempDir()
+	m := decode[struct {
+		Name, Version, Schema string
+		Capabilities          []string
+		Commands              []struct{ Name, Request, Response string }
+		MCP                   struct{ Tools []struct{ Name string } }
+		HTTPRoutes            []struct{ Method, Path string } `json:"http_routes"`
+		ErrorSchema           string                          `json:"error_schema"`
+		Schemas               map[string]any
+	}](t, ok(t, home, "manifest"))
+	found := false
+	for _, c := range m.Commands {
+		found = found || c.Name == "vault export" && c.Response == "VaultExportResult"
+	}
+	if m.Name != "mneme" || m.Schema != "mneme.manifest/v1" || !found || len(m.MCP.Tools) < 5 || len(m.HTTPRoutes) < 10 ||
+		m.Schemas[m.ErrorSchema] == nil || !strings.Contains(strings.Join(m.Capabilities, ","), "recall-hybrid") {
+		t.Fatalf("manifest = %+v", m)
+	}
+	r := mneme(t, home, "", "remember", "x", "--type", "dream", "--json")
+	e := decode[struct {
+		Error struct{ Code, Message string }
+	}](t, r.stderr)
+	if r.code != 2 || e.Error.Code != "EINVALID" || e.Error.Message == "" {
+		t.Fatalf("error envelope: exit %d, %s", r.code, r.stderr)
+	}
+}
