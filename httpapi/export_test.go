@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/evidence"
 	"github.com/mneme-ai/mneme/ground"
 )
 
@@ -31,4 +32,6 @@ var BodyTypes = map[string]any{
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
 	"GroundRequest": ground.Request{}, "GroundResult": ground.Result{}, "GroundSentence": ground.Sentence{}, "GroundSupport": ground.Support{},
 	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
+	"EvidenceRequest": evidence.Request{}, "EvidenceThresholds": evidence.Thresholds{}, "Evidence": evidence.Export{},
+	"EvidenceItem": evidence.Item{}, "EvidenceCounts": evidence.Counts{},
 }

@@ -3,6 +3,7 @@ package manifest
 import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/evidence"
 	"github.com/mneme-ai/mneme/lanes"
 	"github.com/mneme-ai/mneme/vault"
 )
@@ -20,6 +21,8 @@ var Published = map[string]any{
 	"RecallResponse":    mneme.RecallResponse{},
 	"ContextRequest":    contextpack.Request{},
 	"ContextResponse":   contextpack.Response{},
+	"EvidenceRequest":   evidence.Request{},
+	"Evidence":          evidence.Export{},
 	"ForgetResult":      mneme.ForgetResult{},
 	"Stats":             mneme.Stats{},
 	"DoctorReport":      lanes.Report{},

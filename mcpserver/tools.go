@@ -89,7 +89,7 @@ var toolTypes = map[string]reflect.Type{
 	"remember": reflect.TypeFor[rememberInput](), "recall": reflect.TypeFor[recallInput](),
 	"get": reflect.TypeFor[getInput](), "list": reflect.TypeFor[listInput](), "forget": reflect.TypeFor[forgetInput](),
 	"update": reflect.TypeFor[updateInput](), "context": reflect.TypeFor[contextInput](),
-	"ground": reflect.TypeFor[groundInput](),
+	"ground": reflect.TypeFor[groundInput](), "context_evidence": reflect.TypeFor[evidenceInput](),
 }
 
 func (s *server) addTools(srv *mcp.Server) {
@@ -100,6 +100,8 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Find the memories that best match a query, by words and meaning. Returns the hits and a prompt-ready context with one numbered line per hit."}, s.recall)
 	add(srv, &mcp.Tool{Name: "context", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter and fitted to a token budget, grouped by session or document, as prompt-ready text with [n] citations mapped to memory ids. Takes recall's filters and options plus budget."}, s.context)
+	add(srv, &mcp.Tool{Name: "context_evidence", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "The content-free evidence of the context package a question gets: hashes, counts, booleans, reason codes and normalised scores (no query, text or paths), with a use, hold or blocked decision from thresholds (min_items, min_score, min_groundedness, degraded). Orchestrators log it as proof of what context an agent got."}, s.contextEvidence)
 	add(srv, &mcp.Tool{Name: "ground", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Check an answer against the context package it was written from: for each sentence, the supporting spans, supported or not with a score, and the numbers, names and terms no evidence contains; reason codes like unsupported_claim, number_not_in_evidence. Deterministic, no language model."}, s.ground)
 	add(srv, &mcp.Tool{Name: "get", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
