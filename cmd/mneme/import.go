@@ -28,7 +28,7 @@ func runImport(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	batch, lines, err := mneme.DecodeLines(data)
+	batch, lines, extras, err := mneme.DecodeExport(data)
 	if err != nil {
 		return err
 	}
@@ -39,10 +39,13 @@ func runImport(a *app, args []string) error {
 	defer eng.Close()
 	// One transaction: every line is checked before the first write, and a
 	// failure leaves the store as it was.
-	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact, RequireEmbedding: *require})
+	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact, RequireEmbedding: *require, Vectors: extras.Vectors})
 	var be *mneme.BatchError
 	if errors.As(err, &be) {
 		return mneme.Prefix(fmt.Sprintf("line %d", lines[be.Index]), be.Err)
+	}
+	if err == nil {
+		err = eng.ImportDocuments(a.ctx, extras.Documents)
 	}
 	if err != nil {
 		return err

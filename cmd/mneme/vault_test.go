@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,5 +92,66 @@ func TestManifestCommand(t *testing.T) {
 	}](t, r.stderr)
 	if r.code != 2 || e.Error.Code != "EINVALID" || e.Error.Message == "" {
 		t.Fatalf("error envelope: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestExportCarriesRegistryAndVectors: an export carries the ingest
+// document registry (an unchanged file is not re-ingested after a move)
+// and, with --vectors, the vectors and their embedder: an import with that
+// embedder stores them as they are, without embedding again (a vector
+// changed in the file arrives changed).
+func TestExportCarriesRegistryAndVectors(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	docs := filepath.Join(t.TempDir(), "docs")
+	os.MkdirAll(docs, 0o755)
+	os.WriteFile(filepath.Join(docs, "deploy.md"), []byte("# Deploy\n\nWe deploy on Tuesdays.\n\n## Rollback\n\nRevert the tag.\n"), 0o644)
+	ok(t, a, "ingest", docs, "--project", "kb", "--embedder", "hash")
+	dump := ok(t, a, "export", "--vectors")
+	if strings.Count(dump, `{"mneme_document":`) != 1 || strings.Count(dump, `{"mneme_embedder":`) != 1 || strings.Count(dump, `{"mneme_vector":`) != 2 {
+		t.Fatalf("export --vectors:\n%s", dump)
+	}
+	if plain := ok(t, a, "export"); strings.Contains(plain, "mneme_vector") || !strings.Contains(plain, "mneme_document") {
+		t.Fatalf("export without --vectors:\n%s", plain)
+	}
+	// Tamper with the first vector: all ones (the import must keep it).
+	lines := strings.Split(strings.TrimSpace(dump), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"mneme_vector":`) {
+			var v struct {
+				V struct{ ID, F32 string } `json:"mneme_vector"`
+			}
+			json.Unmarshal([]byte(l), &v)
+			raw, _ := base64.StdEncoding.DecodeString(v.V.F32)
+			for j := 0; j < len(raw); j += 4 {
+				copy(raw[j:], []byte{0, 0, 0x80, 0x3f})
+			}
+			v.V.F32 = base64.StdEncoding.EncodeToString(raw)
+			b, _ := json.Marshal(map[string]any{"mneme_vector": struct {
+				ID  string `json:"id"`
+				F32 string `json:"f32"`
+			}{v.V.ID, v.V.F32}})
+			lines[i] = string(b)
+			break
+		}
+	}
+	file := filepath.Join(t.TempDir(), "dump.jsonl")
+	os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600)
+	ok(t, b, "import", file, "--embedder", "hash")
+	if again := ok(t, b, "export", "--vectors"); again != strings.Join(lines, "\n")+"\n" {
+		t.Fatalf("the vectors were not kept as imported:\n%s\n---\n%s", again, strings.Join(lines, "\n"))
+	}
+	if out := ok(t, b, "ingest", docs, "--project", "kb", "--embedder", "hash"); !strings.Contains(out, "1 unchanged") {
+		t.Fatalf("ingest after the move: %s", out)
+	}
+	// Another embedder: the vectors are not used; the records are embedded
+	// (or wait) as any import's.
+	c := t.TempDir()
+	if r := mneme(t, c, "", "import", file, "--embedder", "none"); r.code != 0 {
+		t.Fatalf("import with another embedder: %s", r.stderr)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte(lines[0]+"\n"+`{"mneme_vector":{"id":"01a21c1a-3713-70bf-8370-389d81e8f077","f32":"AAAA"}}`+"\n"), 0o600)
+	if r := mneme(t, t.TempDir(), "", "import", bad); r.code != 2 || !strings.Contains(r.stderr, "line 2") {
+		t.Fatalf("a vector before its embedder: exit %d, %s", r.code, r.stderr)
 	}
 }
