@@ -225,3 +225,44 @@ func want(f field, k fieldKind) error {
 	what := map[fieldKind]string{kindScalar: "a single value", kindList: "a list", kindMap: "a map of key: value lines"}
 	return errAt(f.Line, "%s must be %s", f.Key, what[k])
 }
+
+// FrontMatter splits a Markdown file into its front matter (in the subset
+// parseFrontMatter reads: a value is a string, a []string or a
+// map[string]string) and its body; a file without front matter is all
+// body. For importers of other tools' notes.
+func FrontMatter(data string) (map[string]any, string, error) {
+	out := map[string]any{}
+	if !strings.HasPrefix(data, "---\n") && !strings.HasPrefix(data, "---\r\n") {
+		return out, data, nil
+	}
+	lines := strings.Split(data, "\n")
+	for end := 1; end < len(lines); end++ {
+		if strings.TrimRight(lines[end], "\r") != "---" {
+			continue
+		}
+		fm := make([]string, end-1)
+		for i := range fm {
+			fm[i] = strings.TrimRight(lines[i+1], "\r")
+		}
+		fields, err := parseFrontMatter(fm, 2)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, f := range fields {
+			switch f.Kind {
+			case kindScalar:
+				out[f.Key] = f.Scalar
+			case kindList:
+				out[f.Key] = f.List
+			case kindMap:
+				m := map[string]string{}
+				for _, p := range f.Map {
+					m[p.Key] = p.Value
+				}
+				out[f.Key] = m
+			}
+		}
+		return out, strings.Join(lines[end+1:], "\n"), nil
+	}
+	return nil, "", errAt(1, "the front matter that starts here has no closing --- line")
+}

@@ -155,3 +155,34 @@ func TestExportCarriesRegistryAndVectors(t *testing.T) {
 		t.Fatalf("a vector before its embedder: exit %d, %s", r.code, r.stderr)
 	}
 }
+
+// TestImportFrom: `import --from FORMAT` reads each tool's fixture, counts
+// by type, changes nothing the second time; another tool's file, or an
+// unknown format, exits 2 naming the file.
+func TestImportFrom(t *testing.T) {
+	home := t.TempDir()
+	fixtures := map[string]string{"mcp-memory": "mcp-memory.jsonl", "mem0": "mem0.json", "basic-memory": "basic-memory",
+		"engram": "engram.json", "records-jsonl": "records.jsonl"}
+	for format, file := range fixtures {
+		path := filepath.Join("..", "..", "importers", "testdata", file)
+		type out struct {
+			Records, Inserted, Updated int
+			Types                      map[string]int
+		}
+		first := decode[out](t, ok(t, home, "import", "--from", format, path, "--project", "imported", "--embedder", "none", "--json"))
+		again := decode[out](t, ok(t, home, "import", "--from", format, path, "--project", "imported", "--embedder", "none", "--json"))
+		if first.Records == 0 || first.Inserted != first.Records || again.Inserted+again.Updated != 0 || len(first.Types) == 0 {
+			t.Fatalf("%s: %+v, then %+v", format, first, again)
+		}
+	}
+	if out := ok(t, home, "import", "--from", "mem0", filepath.Join("..", "..", "importers", "testdata", "mem0.json"), "--embedder", "none"); !strings.Contains(out, "imported 2 memories from mem0 (2 semantic)") {
+		t.Fatalf("text output: %q", out)
+	}
+	r := mneme(t, home, "", "import", "--from", "mem0", filepath.Join("..", "..", "importers", "testdata", "engram.json"))
+	if r.code != 2 || !strings.Contains(r.stderr, "engram.json") {
+		t.Fatalf("mem0 fed Engram's export: exit %d, %s", r.code, r.stderr)
+	}
+	if r := mneme(t, home, "", "import", "--from", "notion", "x.json"); r.code != 2 || !strings.Contains(r.stderr, "mcp-memory") {
+		t.Fatalf("unknown format: exit %d, %s", r.code, r.stderr)
+	}
+}
