@@ -17,7 +17,7 @@ type Filter struct {
 	Key               string
 	Statuses          []Status // any of; asking for superseded includes superseded records
 	ContentHash       string   // only records with this text (List and Each: recall refuses it)
-	DerivedFrom       string   // only records with a derived_from link to this id (List and Each: recall refuses it)
+	Derived           bool     // only records with a derived_from link (List and Each: recall refuses it)
 	Expired           bool     // only records whose TTL ran out at Now (List and Each, for prune)
 	IncludeSuperseded bool
 	IncludeExpired    bool
@@ -31,9 +31,6 @@ func (f *Filter) Check() error {
 		if err := ValidateProject(f.Project); err != nil {
 			return err
 		}
-	}
-	if f.DerivedFrom != "" && !ValidID(f.DerivedFrom) {
-		return Invalid("derived_from %q is not a record id", Clip(f.DerivedFrom))
 	}
 	for _, t := range f.Types {
 		if _, err := ParseType(string(t)); err != nil {
@@ -80,7 +77,7 @@ func (f *Filter) Match(r *Record) bool {
 		f.Key != "" && r.Key != f.Key,
 		len(f.Statuses) > 0 && !slices.Contains(f.Statuses, r.Status),
 		f.ContentHash != "" && r.ContentHash != f.ContentHash,
-		f.DerivedFrom != "" && !slices.Contains(r.Links, Link{Type: LinkDerivedFrom, Target: f.DerivedFrom}),
+		f.Derived && !slices.ContainsFunc(r.Links, func(l Link) bool { return l.Type == LinkDerivedFrom }),
 		f.Since != nil && ev.Before(*f.Since),
 		f.Until != nil && ev.After(*f.Until),
 		f.Before != nil && !r.CreatedAt.Before(*f.Before),

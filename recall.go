@@ -159,7 +159,7 @@ func (q *Query) check() error {
 	if err := ValidateText(q.Text); err != nil {
 		return Invalid("query: %s", rawMessage(err))
 	}
-	if q.Filter.ContentHash != "" || q.Filter.DerivedFrom != "" || q.Filter.Expired { // the derived indexes do not keep these; recall hides expired records
+	if q.Filter.ContentHash != "" || q.Filter.Derived || q.Filter.Expired { // the derived indexes do not keep these; recall hides expired records
 		return Invalid("recall filters neither by content hash, nor by derived_from link, nor on expired records: list them instead")
 	}
 	switch q.Mode {

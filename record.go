@@ -121,12 +121,10 @@ type Link struct {
 	Target string `json:"target"`
 }
 
-// LinkJSON is l as stores keep it, inside the JSON array of a record's
-// links: what a store matches to find the records linking to a target.
-func LinkJSON(l Link) string {
-	b, _ := json.Marshal(l) // two strings: always encodes
-	return string(b)
-}
+// DerivedLinkPattern is the SQL LIKE pattern a store matches against the
+// JSON array of a record's links (as json.Marshal writes it) to find the
+// records with a derived_from link (Filter.Derived).
+const DerivedLinkPattern = `%{"type":"derived_from",%`
 
 // EventTime is when the record's content happened: OccurredAt, else
 // CreatedAt. Time filters apply to it.

@@ -35,6 +35,7 @@ type File struct {
 	LLM      LLM      `json:"llm"`
 	Server   Server   `json:"server"`
 	Code     Code     `json:"code,omitzero"`
+	MCP      MCP      `json:"mcp,omitzero"`
 }
 
 // Code configures code memory (package codemem) on the servers: the
@@ -265,9 +266,13 @@ func WriteFile(home string, f File) error {
 	return nil
 }
 
-// Check validates the choices f makes: a known store scheme and embedder.
+// Check validates the choices f makes: a known store scheme and
+// embedder, and MCP tools mneme serves.
 func (f File) Check() error {
 	if err := checkStore(f.Store, fileStore, f.Postgres); err != nil {
+		return err
+	}
+	if _, err := f.mcpTools(); err != nil {
 		return err
 	}
 	if f.Store != "" {
@@ -305,7 +310,11 @@ func (c *Config) Settings() map[string]any {
 	if s, err := c.Serving(); err == nil { // else mneme serve refused to start
 		server["mcp_session_timeout"], server["mcp_max_sessions"] = s.MCP.SessionTimeout.String(), s.MCP.MaxSessions
 	}
-	return map[string]any{"home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
+	mcp := map[string]any{}
+	if tools, err := c.MCPTools(); err == nil { // else the MCP servers refused to start
+		mcp["tools"] = tools
+	}
+	return map[string]any{"mcp": mcp, "home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
 		"llm": llm, "server": server}
 }
 

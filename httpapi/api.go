@@ -17,11 +17,14 @@ import (
 
 // Config configures the handler.
 type Config struct {
-	Tokens    []access.Token // already checked (access.Check); empty: open
-	MaxBody   int64          // request body limit in bytes; 0: DefaultMaxBody
-	MCP       http.Handler   // mounted at /mcp behind the same auth, if non-nil
-	Logger    *slog.Logger   // one line per request; nil: no logs
-	StoreSize func() int64   // bytes on disk, for /metrics; nil: not reported
+	Tokens  []access.Token // already checked (access.Check); empty: open
+	MaxBody int64          // request body limit in bytes; 0: DefaultMaxBody
+	MCP     http.Handler   // mounted at /mcp behind the same auth, if non-nil
+	// UI is the web UI (package webui), mounted at / and /ui/ without
+	// auth: its pages hold no data and call the API with the user's token.
+	UI        http.Handler
+	Logger    *slog.Logger // one line per request; nil: no logs
+	StoreSize func() int64 // bytes on disk, for /metrics; nil: not reported
 	Version   string
 	// Code serves /v1/code/ (codemem.Options.Restrict to code.roots); nil
 	// refuses every repository.
@@ -79,11 +82,19 @@ var routes = []route{
 	{"GET /v1/export", read, (*server).export},
 	{"POST /v1/import", write, (*server).importRecords},
 	{"GET /metrics", read, (*server).metrics},
+	{"GET /v1/scope", read, (*server).scope},
+	{"GET /v1/memories/{id}/related", read, (*server).related},
+	{"GET /v1/tags", read, (*server).tags},
+	{"GET /v1/doctor", read, (*server).doctor},
 }
 
 // mcpPatterns mount Config.MCP for the methods of MCP's Streamable HTTP
 // transport.
 var mcpPatterns = []string{"POST /mcp", "GET /mcp", "DELETE /mcp"}
+
+// uiPatterns mount Config.UI: its page at / only (other paths stay the
+// API's JSON 404s) and its files under /ui/.
+var uiPatterns = []string{"GET /{$}", "GET /ui/"}
 
 type server struct {
 	eng    *mneme.Engine
@@ -91,6 +102,7 @@ type server struct {
 	mux    *http.ServeMux
 	log    *slog.Logger
 	series *metrics
+	errors errorRing                                             // the latest failed requests, for GET /v1/doctor
 	admit  func(http.ResponseWriter, *http.Request, string) bool // the gate's
 }
 
@@ -112,6 +124,11 @@ func New(eng *mneme.Engine, cfg Config) http.Handler {
 	if cfg.MCP != nil {
 		for _, p := range mcpPatterns {
 			s.mux.Handle(p, s.guard(read, s.limit(utf8Only(cfg.MCP))))
+		}
+	}
+	if cfg.UI != nil {
+		for _, p := range uiPatterns {
+			s.mux.Handle(p, cfg.UI)
 		}
 	}
 	return s

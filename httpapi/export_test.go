@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/evidence"
 	"github.com/mneme-ai/mneme/ground"
@@ -31,6 +32,8 @@ var BodyTypes = map[string]any{
 	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
 	"GroundRequest": ground.Request{}, "GroundResult": ground.Result{}, "GroundSentence": ground.Sentence{}, "GroundSupport": ground.Support{},
+	"Scope": scopeReply{}, "Tags": tagsReply{}, "Doctor": doctorReply{}, "RecentError": recentError{},
+	"Related": mneme.Related{}, "TagCount": mneme.TagCount{}, "HealthCheck": mneme.HealthCheck{},
 	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
 	"EvidenceRequest": evidence.Request{}, "EvidenceThresholds": evidence.Thresholds{}, "Evidence": evidence.Export{},
 	"EvidenceItem": evidence.Item{}, "EvidenceCounts": evidence.Counts{},

@@ -91,6 +91,7 @@ func (s *server) done(r *http.Request, pattern string, rec *recorder, info *reqI
 	lvl := slog.LevelInfo
 	if rec.status >= 500 {
 		lvl = slog.LevelError
+		s.errors.add(recentError{At: time.Now().UTC(), Route: pattern, Status: rec.status, Code: info.code, Message: info.err})
 	}
 	s.log.Log(r.Context(), lvl, "http request", attrs...)
 }

@@ -101,7 +101,7 @@ func Build(ctx context.Context, version string, commands []Command) (*Manifest, 
 // mcpOffer lists the MCP server's tools and resources, as a client sees
 // them, over an in-memory connection (the server reads no store to list).
 func mcpOffer(ctx context.Context, version string) (MCP, error) {
-	srv := mcpserver.New(nil, mcpserver.Info{Version: version})
+	srv := mcpserver.New(nil, mcpserver.Info{Version: version, Tools: mcpserver.AllTools})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {

@@ -20,7 +20,7 @@ func init() { toolTypes["code_context"] = reflect.TypeFor[codeContextInput]() }
 func (s *server) addCode(srv *mcp.Server) {
 	no := false
 	add(srv, &mcp.Tool{Name: "code_context", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
-		Description: "Where to start in a repository, in milliseconds from a cached artifact: its entry points, most imported files, recently changed files, external dependencies and import graph, plus what changed since the last call (delta). Call it at the start of a coding task instead of listing and reading files."}, s.codeContext)
+		Description: "Where to start in a repository: its entry points, most imported and recently changed files, dependencies and import graph, and what changed since the last call. Call it at the start of a coding task instead of listing files."}, s.codeContext)
 }
 
 func (s *server) codeContext(_ context.Context, _ *mcp.CallToolRequest, in codeContextInput) (*mcp.CallToolResult, *codemem.Envelope, error) {

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,7 +14,7 @@ import (
 // contextInput is the recall tool's input plus the token budget.
 type contextInput struct {
 	recallInput
-	Budget *int `json:"budget,omitempty" jsonschema:"token budget of the package (cl100k_base tokens), 50 to 100000 (default 1500)"`
+	Budget *int `json:"budget,omitempty" jsonschema:"tokens (cl100k_base), 50 to 100000 (default 1500)"`
 }
 
 func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in contextInput) (*mcp.CallToolResult, *contextpack.Package, error) {
@@ -30,7 +31,20 @@ func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in context
 	if err != nil {
 		return nil, nil, fail(err)
 	}
-	return nil, pkg, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: promptText(pkg)}}}, pkg, nil
+}
+
+// promptText is the package as the agent's model reads it: the text
+// alone, within the budget. The whole package (citations with memory ids,
+// spans, hashes, the candidates dropped) is the structured content, for
+// programs: as text it cost ten times the budget, and the ids alone (about
+// 25 tokens each) over half of it.
+func promptText(pkg *contextpack.Package) string {
+	text := cmp.Or(pkg.Text, "no memories match")
+	if pkg.Degraded {
+		text += "\n(degraded: " + pkg.DegradedReason + ")"
+	}
+	return text
 }
 
 // evidenceInput is the context tool's input plus the decision's

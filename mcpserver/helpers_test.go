@@ -59,7 +59,7 @@ func newEngine(t *testing.T, vectors bool) (*mneme.Engine, func() time.Time) {
 	return mneme.NewEngine(s, opts...), now
 }
 
-var testInfo = Info{Version: "test", Store: "sqlite /tmp/mneme.db", Embedder: "hash/fnv1a-words (64 dimensions)",
+var testInfo = Info{Version: "test", Tools: AllTools, Store: "sqlite /tmp/mneme.db", Embedder: "hash/fnv1a-words (64 dimensions)",
 	Settings: map[string]any{"embedder": map[string]any{"provider": "hash"}, "server": map[string]any{"tokens": []any{}}}}
 
 // connect serves eng over in-memory transports to a real client; log gets

@@ -99,11 +99,24 @@ func fieldNames(t reflect.Type) []string {
 // descriptions from the jsonschema tag (as the SDK reads them), enums from
 // the enum tag, required unless omitempty. Hand-built rather than inferred
 // because aliases take a string or an array, which inference cannot say.
+// Every token of it is spent in each agent's context on every turn, so
+// only the documented parameters are in it: aliases (mcp:"alias") are
+// accepted but not published, and options (mcp:"option") are one options
+// object whose description names them. That is also why the schema does
+// not refuse other properties: arguments (params.go) does.
 func inputSchema(t reflect.Type) map[string]any {
 	props := map[string]any{}
 	required := []string{}
+	var opts []string
 	for _, sf := range fields(t) {
-		name, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		name, opts0, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		switch sf.Tag.Get("mcp") {
+		case "alias":
+			continue
+		case "option":
+			opts = append(opts, optionHint(name, sf))
+			continue
+		}
 		p := typeSchema(sf.Type)
 		if d := sf.Tag.Get("jsonschema"); d != "" {
 			p["description"] = d
@@ -119,15 +132,27 @@ func inputSchema(t reflect.Type) map[string]any {
 			target["enum"] = strings.Split(e, ",")
 		}
 		props[name] = p
-		if !slices.Contains(strings.Split(opts, ","), "omitempty") {
+		if !slices.Contains(strings.Split(opts0, ","), "omitempty") {
 			required = append(required, name)
 		}
 	}
-	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(opts) > 0 {
+		props["options"] = map[string]any{"type": "object", "description": "rarely needed: " + strings.Join(opts, ", ")}
+	}
+	s := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		s["required"] = required
 	}
 	return s
+}
+
+// optionHint is an option as its tool's options description names it:
+// the name, and its values when they are a fixed set.
+func optionHint(name string, sf reflect.StructField) string {
+	if e := sf.Tag.Get("enum"); e != "" {
+		return name + " (" + strings.ReplaceAll(e, ",", "|") + ")"
+	}
+	return name
 }
 
 func typeSchema(t reflect.Type) map[string]any {

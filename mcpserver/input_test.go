@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -41,7 +42,17 @@ func TestRecallInput(t *testing.T) {
 		{"conflicting k", args{"query": "release", "k": 2, "limit": 3}, base, "EINVALID: k and limit"},
 		{"conflicting types", args{"query": "release", "types": "episodic", "memory_type": "semantic"}, base, "EINVALID: types and memory_type"},
 		{"conflicting since", args{"query": "release", "since": "7d", "time_range": args{"start": "2d"}}, base, "EINVALID: time_range.start and since"},
-		{"unknown field", args{"query": "release", "topk": 3}, base, `EINVALID: unknown parameters ["topk"]; recall takes query, query_text`},
+		{"unknown field", args{"query": "release", "topk": 3}, base, `EINVALID: unknown parameters ["topk"]; recall takes query, project, types, kinds, tags, since, until, k, options {all_tags, statuses, mode,`},
+		{"option", args{"query": "release", "options": args{"mode": "lexical", "min_score": 0.2}}, with(func(u *usedFilters) { u.Mode, u.MinScore = "lexical", 0.2 }), ""},
+		{"option at the top", args{"query": "release", "mode": "lexical"}, with(func(u *usedFilters) { u.Mode = "lexical" }), ""},
+		{"option both ways", args{"query": "release", "mode": "lexical", "options": args{"mode": "lexical"}}, with(func(u *usedFilters) { u.Mode = "lexical" }), ""},
+		{"option null", args{"query": "release", "options": nil}, base, ""},
+		{"option conflict", args{"query": "release", "mode": "vector", "options": args{"mode": "lexical"}}, base, "EINVALID: mode and options.mode are the same parameter with different values"},
+		{"unknown option", args{"query": "release", "options": args{"topk": 3}}, base, "EINVALID: options.topk is not an option; recall takes query"},
+		{"documented in options", args{"query": "release", "options": args{"k": 3}}, base, "EINVALID: options.k is not an option"},
+		{"options not an object", args{"query": "release", "options": "mode=lexical"}, base, "EINVALID: options: type: mode=lexical has type \"string\", want \"object\""},
+		{"bad option value", args{"query": "release", "options": args{"mode": "fuzzy"}}, base, "EINVALID: "},
+		{"bad alias type", args{"query": "release", "limit": "five"}, base, "EINVALID: "},
 		{"blank query", args{"query": " \n"}, base, "EINVALID: query is blank"},
 		{"no query", args{"project": "shop"}, base, "EINVALID: query is blank"},
 		{"tags number", args{"query": "release", "tags": 3}, base, "EINVALID: tags: type: 3 has type"},
@@ -94,18 +105,34 @@ func TestRememberInput(t *testing.T) {
 }
 
 // TestSchemaMatchesInput keeps the declared schemas and the decoded
-// structs in step: every property decodes into a field and back.
+// structs in step: every documented field is a property, aliases are not,
+// and the options property names every option.
 func TestSchemaMatchesInput(t *testing.T) {
 	for name, typ := range toolTypes {
 		props := inputSchema(typ)["properties"].(map[string]any)
-		names := fieldNames(typ)
-		if len(props) != len(names) {
-			t.Errorf("%s: schema has %d properties, struct %d fields", name, len(props), len(names))
-		}
-		for _, n := range names {
-			if props[n] == nil {
-				t.Errorf("%s: %s is not in the schema", name, n)
+		want := 0
+		for n, role := range roles(typ) {
+			switch role {
+			case "":
+				want++
+				if props[n] == nil {
+					t.Errorf("%s: %s is not in the schema", name, n)
+				}
+			case "alias":
+				if props[n] != nil {
+					t.Errorf("%s: alias %s is in the schema", name, n)
+				}
+			case "option":
+				desc, _ := props["options"].(map[string]any)["description"].(string)
+				if !regexp.MustCompile(`\b` + n + `\b`).MatchString(desc) {
+					t.Errorf("%s: option %s is not named in options: %q", name, n, desc)
+				}
+			default:
+				t.Errorf("%s: %s has an unknown role %q", name, n, role)
 			}
+		}
+		if len(props) != want {
+			t.Errorf("%s: schema has %d properties, struct %d documented fields", name, len(props), want)
 		}
 	}
 }

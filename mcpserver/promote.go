@@ -29,7 +29,7 @@ func init() { toolTypes["promote"] = reflect.TypeFor[promoteInput]() }
 func (s *server) addPromote(srv *mcp.Server) {
 	no := false
 	add(srv, &mcp.Tool{Name: "promote", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
-		Description: "Mark memories as checked and reusable: a fact (to semantic) or a how-to (to procedural), validated or published. A memory already of that type changes in place; others become one new memory linked to them. The memory records who promoted it and when; recall with statuses validated,published finds only such memories."}, s.promote)
+		Description: "Mark memories as checked and reusable: a fact (to semantic) or a how-to (to procedural), validated or published. A memory of that type changes in place; others become one new memory linked to them."}, s.promote)
 }
 
 func (s *server) promote(ctx context.Context, _ *mcp.CallToolRequest, in promoteInput) (*mcp.CallToolResult, promoteOutput, error) {

@@ -22,7 +22,7 @@ func init() { toolTypes["prune"] = reflect.TypeFor[pruneInput]() }
 
 func (s *server) addPrune(srv *mcp.Server) {
 	add(srv, &mcp.Tool{Name: "prune", Annotations: &mcp.ToolAnnotations{OpenWorldHint: new(false)},
-		Description: "Delete the memories a filter selects, with their promotion history: expired ones, or by status (like draft or superseded), type, kind, tags, age or key, within a project or all. A project alone is no filter: prune never empties a project. Try dry_run first."}, s.prune)
+		Description: "Delete the memories a filter selects (expired, or by status, type, kind, tags, age or key), with their promotion history; a project alone is no filter. Try dry_run first."}, s.prune)
 }
 
 func (s *server) prune(ctx context.Context, _ *mcp.CallToolRequest, in pruneInput) (*mcp.CallToolResult, mneme.PruneResult, error) {

@@ -15,37 +15,37 @@ import (
 // recallInput is mneme.RecallRequest (so an HTTP recall body works here
 // too) plus aliases and time_range.
 type recallInput struct {
-	Query             string             `json:"query,omitempty" jsonschema:"what to look for, in words (required; alias query_text)"`
-	QueryText         string             `json:"query_text,omitempty" jsonschema:"alias of query"`
+	Query             string             `json:"query,omitempty" jsonschema:"what to look for, in words (required)"`
+	QueryText         string             `json:"query_text,omitempty" mcp:"alias"`
 	Project           string             `json:"project,omitempty" jsonschema:"only this project"`
-	ProjectID         string             `json:"project_id,omitempty" jsonschema:"alias of project"`
-	Types             list               `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types: an array, or one string with commas"`
-	Type              list               `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
-	MemoryType        list               `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
-	Kinds             list               `json:"kinds,omitempty" jsonschema:"only these kinds, like decision or note"`
-	Tags              list               `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
-	AllTags           bool               `json:"all_tags,omitempty" jsonschema:"require every tag, not any"`
-	Statuses          list               `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" jsonschema:"only these statuses, like validated,published (the reusable memories): an array, or one string with commas"`
-	TimeRange         *timeRange         `json:"time_range,omitempty" jsonschema:"only records that happened in this range"`
-	Since             string             `json:"since,omitempty" jsonschema:"same as time_range.start"`
-	Until             string             `json:"until,omitempty" jsonschema:"same as time_range.end"`
-	K                 *int               `json:"k,omitempty" jsonschema:"number of hits, 1 to 1000 (default 10; alias limit)"`
-	Limit             *int               `json:"limit,omitempty" jsonschema:"alias of k"`
-	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" jsonschema:"hybrid (words and meaning; the default), vector (meaning) or lexical (words)"`
-	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" jsonschema:"how hybrid combines its lanes (default weighted)"`
-	Alpha             float64            `json:"alpha,omitempty" jsonschema:"weight of words against meaning in weighted fusion, 0 to 1 (default 0.35)"`
-	MinScore          float64            `json:"min_score,omitempty" jsonschema:"drop hits scoring below this, 0 to 1 (alias score_threshold)"`
-	ScoreThreshold    float64            `json:"score_threshold,omitempty" jsonschema:"alias of min_score"`
-	IncludeUnmatched  bool               `json:"include_unmatched,omitempty" jsonschema:"also return hits without evidence (no query word, meaning below the match floor), held back by default"`
-	NoFeedback        bool               `json:"no_feedback,omitempty" jsonschema:"no second search with the words of the best hits (a short query over long texts adds them by default)"`
-	Rerank            bool               `json:"rerank,omitempty" jsonschema:"rerank by phrase match, term coverage, recency and the type the query asks for"`
-	MMR               float64            `json:"mmr,omitempty" jsonschema:"diversify: λ from 0 (most diverse) to 1 (most relevant)"`
-	Expand            int                `json:"expand,omitempty" jsonschema:"add up to this many neighbours per hit (session turns, document chunks, replaced versions), 0 to 20"`
-	HalfLife          string             `json:"half_life,omitempty" jsonschema:"weight by recency: a record this old counts half, like 30d"`
-	HyDE              *mneme.HyDERequest `json:"hyde,omitempty" jsonschema:"true to also embed a generated hypothetical answer, or {hypothesis, generator_id} to supply one"`
-	Explain           bool               `json:"explain,omitempty" jsonschema:"say why each hit matched"`
-	Report            bool               `json:"report,omitempty" jsonschema:"add a content-free quality report: stage times, candidates per lane, score spread, reason codes, hashes of the query and scope"`
-	IncludeSuperseded bool               `json:"include_superseded,omitempty" jsonschema:"include memories replaced by a newer one with the same key"`
+	ProjectID         string             `json:"project_id,omitempty" mcp:"alias"`
+	Types             list               `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types"`
+	Type              list               `json:"type,omitempty" mcp:"alias"`
+	MemoryType        list               `json:"memory_type,omitempty" mcp:"alias"`
+	Kinds             list               `json:"kinds,omitempty" jsonschema:"only these kinds, like decision"`
+	Tags              list               `json:"tags,omitempty" jsonschema:"only records with any of these tags"`
+	AllTags           bool               `json:"all_tags,omitempty" mcp:"option"`
+	Statuses          list               `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" mcp:"option"`
+	TimeRange         *timeRange         `json:"time_range,omitempty" mcp:"alias"`
+	Since             string             `json:"since,omitempty" jsonschema:"happened from: RFC 3339, a date or an age like 7d"`
+	Until             string             `json:"until,omitempty" jsonschema:"happened up to: same forms as since"`
+	K                 *int               `json:"k,omitempty" jsonschema:"hits, 1 to 1000 (default 10)"`
+	Limit             *int               `json:"limit,omitempty" mcp:"alias"`
+	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" mcp:"option"`
+	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" mcp:"option"`
+	Alpha             float64            `json:"alpha,omitempty" mcp:"option"`
+	MinScore          float64            `json:"min_score,omitempty" mcp:"option"`
+	ScoreThreshold    float64            `json:"score_threshold,omitempty" mcp:"alias"`
+	IncludeUnmatched  bool               `json:"include_unmatched,omitempty" mcp:"option"`
+	NoFeedback        bool               `json:"no_feedback,omitempty" mcp:"option"`
+	Rerank            bool               `json:"rerank,omitempty" mcp:"option"`
+	MMR               float64            `json:"mmr,omitempty" mcp:"option"`
+	Expand            int                `json:"expand,omitempty" mcp:"option"`
+	HalfLife          string             `json:"half_life,omitempty" mcp:"option"`
+	HyDE              *mneme.HyDERequest `json:"hyde,omitempty" mcp:"option"`
+	Explain           bool               `json:"explain,omitempty" mcp:"option"`
+	Report            bool               `json:"report,omitempty" mcp:"option"`
+	IncludeSuperseded bool               `json:"include_superseded,omitempty" mcp:"option"`
 }
 
 type timeRange struct {

@@ -1,11 +1,9 @@
 package mcpserver
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -92,24 +90,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 	if err != nil {
 		return nil, mneme.Invalid("%s is not a tags resource: read %s", mneme.Clip(req.Params.URI), tagsTemplate)
 	}
-	// Every record of the project, page by page: fine while projects hold
-	// thousands of records; a store-side count would scale further.
-	counts := map[string]int{}
-	err = s.eng.Each(ctx, mneme.Filter{Project: project, Clearance: mneme.ScopeFrom(ctx).Reads()}, func(r *mneme.Record) error {
-		for _, t := range r.Tags {
-			counts[t]++
-		}
-		return nil
-	})
-	type tagCount struct {
-		Tag   string `json:"tag"`
-		Count int    `json:"count"`
-	}
-	out := []tagCount{}
-	for t, n := range counts {
-		out = append(out, tagCount{t, n})
-	}
-	slices.SortFunc(out, func(a, b tagCount) int { return cmp.Or(b.Count-a.Count, strings.Compare(a.Tag, b.Tag)) })
+	out, err := s.eng.Tags(ctx, project)
 	return map[string]any{"project": project, "tags": out}, err
 }
 

@@ -28,6 +28,9 @@ type Info struct {
 	// Code serves the code_context tool (codemem.Options.Restrict to
 	// code.roots); nil refuses every repository.
 	Code *codemem.Service
+	// Tools are the tools served, checked by SelectTools; nil serves
+	// DefaultTools.
+	Tools []string
 }
 
 // EFORBIDDEN is the code of a call the caller's token does not allow (as
@@ -56,8 +59,9 @@ func New(eng *mneme.Engine, info Info) *mcp.Server {
 	s := &server{eng: eng, info: info}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mneme", Version: info.Version}, &mcp.ServerOptions{Instructions: instructions})
 	s.addTools(srv)
+	srv.RemoveTools(served(info.Tools).off...)
 	s.addResources(srv)
-	srv.AddReceivingMiddleware(argumentErrors, scoped)
+	srv.AddReceivingMiddleware(argumentErrors, arguments, scoped)
 	return srv
 }
 
@@ -116,7 +120,7 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			code = mneme.EINVALID
 			tc.Text = "EINVALID: " + mneme.ClipMessage(propertyRE.ReplaceAllString(sdkMessages.Replace(tc.Text), "$1: "))
 			if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && toolTypes[p.Name] != nil {
-				tc.Text += "; " + p.Name + " takes " + strings.Join(fieldNames(toolTypes[p.Name]), ", ")
+				tc.Text += "; " + takes(p.Name, toolTypes[p.Name])
 			}
 		}
 		tr.Meta = mcp.Meta{"code": code}

@@ -26,7 +26,7 @@ func init() { toolTypes["summarize"] = reflect.TypeFor[summarizeInput]() }
 func (s *server) addSummarize(srv *mcp.Server) {
 	no := false
 	add(srv, &mcp.Tool{Name: "summarize", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
-		Description: "Consolidate the episodic memories of a time window into one semantic summary memory (kind summary) that links to each of them. Calling it again for the same memories returns the same summary; a new memory in the window makes a new summary that supersedes the old one."}, s.summarize)
+		Description: "Consolidate the episodic memories of a time window into one summary memory linking to each of them; a new memory in the window makes a new summary that supersedes the old."}, s.summarize)
 }
 
 func (in *summarizeInput) request() (consolidate.Request, error) {

@@ -11,31 +11,33 @@ import (
 )
 
 // The tools' inputs. Field tags make the schema (inputSchema): json names,
-// jsonschema descriptions, enum values. Aliases are the names other memory
-// tools use, so an agent used to one of them is understood.
+// jsonschema descriptions, enum values; mcp:"alias" and mcp:"option" keep
+// a parameter out of the schema's properties (see inputSchema). Aliases
+// are the names other memory tools use, so an agent used to one of them
+// is understood.
 
 type rememberInput struct {
-	Text             string         `json:"text" jsonschema:"the memory: one self-contained fact, decision, how-to or event, in plain sentences"`
-	Type             string         `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"semantic (a fact; the default), episodic (an event) or procedural (a how-to)"`
-	MemoryType       string         `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of type"`
-	Kind             string         `json:"kind,omitempty" jsonschema:"free subtype: note (the default), decision, learning, handoff, finding, …"`
-	Title            string         `json:"title,omitempty" jsonschema:"short title"`
-	Project          string         `json:"project,omitempty" jsonschema:"project it belongs to, like the repository's name (default: default)"`
-	ProjectID        string         `json:"project_id,omitempty" jsonschema:"alias of project"`
-	Tags             list           `json:"tags,omitempty" jsonschema:"tags: an array, or one string with commas"`
-	Source           string         `json:"source,omitempty" jsonschema:"where it came from: a URI or a path"`
-	OccurredAt       string         `json:"occurred_at,omitempty" jsonschema:"when it happened: RFC 3339, a date, or an age like 2d"`
-	TTL              string         `json:"ttl,omitempty" jsonschema:"forget it after this long: 90m, 72h, 30d, 2w"`
-	Key              string         `json:"key,omitempty" jsonschema:"topic key: a newer memory with the same key in the project supersedes the older one"`
-	Status           string         `json:"status,omitempty" enum:"active,draft,validated,published" jsonschema:"lifecycle state (default active)"`
-	Sensitivity      string         `json:"sensitivity,omitempty" enum:"public,internal,secret" jsonschema:"internal (the default), public, or secret (never recalled over MCP)"`
-	Provenance       string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" jsonschema:"how far it can be trusted"`
-	Meta             map[string]any `json:"meta,omitempty" jsonschema:"free metadata object"`
-	SessionID        string         `json:"session_id,omitempty" jsonschema:"session it comes from"`
-	RunID            string         `json:"run_id,omitempty" jsonschema:"run it comes from"`
-	Speaker          string         `json:"speaker,omitempty" jsonschema:"who said it"`
-	Redact           bool           `json:"redact,omitempty" jsonschema:"mask credentials found in any field (text, title, tags, key, source, meta, ...) instead of refusing the memory"`
-	RequireEmbedding bool           `json:"require_embedding,omitempty" jsonschema:"fail when the embedding provider is down or slow, instead of storing the memory pending embedding (recall finds it by words until it is embedded)"`
+	Text             string         `json:"text" jsonschema:"one self-contained fact, decision, how-to or event"`
+	Type             string         `json:"type,omitempty" enum:"semantic,episodic,procedural" jsonschema:"a fact (the default), an event or a how-to"`
+	MemoryType       string         `json:"memory_type,omitempty" mcp:"alias"`
+	Kind             string         `json:"kind,omitempty" jsonschema:"subtype: note (the default), decision, learning, handoff, …"`
+	Title            string         `json:"title,omitempty" mcp:"option"`
+	Project          string         `json:"project,omitempty" jsonschema:"like the repository's name (default: default)"`
+	ProjectID        string         `json:"project_id,omitempty" mcp:"alias"`
+	Tags             list           `json:"tags,omitempty" jsonschema:"an array, or one string with commas"`
+	Source           string         `json:"source,omitempty" mcp:"option"`
+	OccurredAt       string         `json:"occurred_at,omitempty" mcp:"option"`
+	TTL              string         `json:"ttl,omitempty" mcp:"option"`
+	Key              string         `json:"key,omitempty" jsonschema:"topic key: a newer memory with the same key supersedes this one"`
+	Status           string         `json:"status,omitempty" enum:"active,draft,validated,published" mcp:"option"`
+	Sensitivity      string         `json:"sensitivity,omitempty" enum:"public,internal,secret" mcp:"option"`
+	Provenance       string         `json:"provenance,omitempty" enum:"verified,cited,assumed,cached" mcp:"option"`
+	Meta             map[string]any `json:"meta,omitempty" mcp:"option"`
+	SessionID        string         `json:"session_id,omitempty" mcp:"option"`
+	RunID            string         `json:"run_id,omitempty" mcp:"option"`
+	Speaker          string         `json:"speaker,omitempty" mcp:"option"`
+	Redact           bool           `json:"redact,omitempty" mcp:"option"`
+	RequireEmbedding bool           `json:"require_embedding,omitempty" mcp:"option"`
 }
 
 type updateInput struct {
@@ -60,12 +62,12 @@ type getInput struct {
 // filterInput is the filter list and forget share.
 type filterInput struct {
 	Project    string `json:"project,omitempty" jsonschema:"only this project"`
-	ProjectID  string `json:"project_id,omitempty" jsonschema:"alias of project"`
-	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types: an array, or one string with commas"`
-	Type       list   `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
-	MemoryType list   `json:"memory_type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"alias of types"`
-	Kinds      list   `json:"kinds,omitempty" jsonschema:"only these kinds, like decision or note: an array, or one string with commas"`
-	Tags       list   `json:"tags,omitempty" jsonschema:"only records with any of these tags: an array, or one string with commas"`
+	ProjectID  string `json:"project_id,omitempty" mcp:"alias"`
+	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types"`
+	Type       list   `json:"type,omitempty" mcp:"alias"`
+	MemoryType list   `json:"memory_type,omitempty" mcp:"alias"`
+	Kinds      list   `json:"kinds,omitempty" jsonschema:"only these kinds, like decision"`
+	Tags       list   `json:"tags,omitempty" jsonschema:"only records with any of these tags"`
 }
 
 type listInput struct {
@@ -76,11 +78,11 @@ type listInput struct {
 }
 
 type forgetInput struct {
-	IDs list `json:"ids,omitempty" jsonschema:"ids of the records to forget: an array, or one string with commas"`
+	IDs list `json:"ids,omitempty" jsonschema:"ids to forget; or a filter"`
 	filterInput
-	Before string `json:"before,omitempty" jsonschema:"filter: records created before this time (RFC 3339, a date, or an age like 30d)"`
-	Key    string `json:"key,omitempty" jsonschema:"filter: every version of this key"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"only say what would be forgotten"`
+	Before string `json:"before,omitempty" jsonschema:"created before: RFC 3339, a date or an age like 30d"`
+	Key    string `json:"key,omitempty" jsonschema:"every version of this key"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"only count what would be forgotten"`
 }
 
 // toolTypes maps each tool to its input, for the parameter list in
@@ -95,15 +97,15 @@ var toolTypes = map[string]reflect.Type{
 func (s *server) addTools(srv *mcp.Server) {
 	no := false
 	add(srv, &mcp.Tool{Name: "remember", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, OpenWorldHint: &no},
-		Description: "Store a memory that should outlive this conversation: a decision and its reason, a fact about the project or the user, a how-to that worked, a preference, the outcome of a task."}, s.remember)
+		Description: "Store a memory that should outlive this conversation: a decision and its reason, a fact, a how-to that worked, a preference, a task's outcome."}, s.remember)
 	add(srv, &mcp.Tool{Name: "recall", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
-		Description: "Find the memories that best match a query, by words and meaning. Returns the hits and a prompt-ready context with one numbered line per hit."}, s.recall)
+		Description: "Find the memories that best match a query, by words and meaning: the hits, and a context with one numbered line per hit."}, s.recall)
 	add(srv, &mcp.Tool{Name: "context", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
-		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter and fitted to a token budget, grouped by session or document, as prompt-ready text with [n] citations mapped to memory ids. Takes recall's filters and options plus budget."}, s.context)
+		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter and fitted to a token budget, as text with [n] citations."}, s.context)
 	add(srv, &mcp.Tool{Name: "context_evidence", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
-		Description: "The content-free evidence of the context package a question gets: hashes, counts, booleans, reason codes and normalised scores (no query, text or paths), with a use, hold or blocked decision from thresholds (min_items, min_score, min_groundedness, degraded). Orchestrators log it as proof of what context an agent got."}, s.contextEvidence)
+		Description: "Content-free evidence of a question's context package (hashes, counts, reason codes, normalised scores; no text), with a use, hold or blocked decision from thresholds."}, s.contextEvidence)
 	add(srv, &mcp.Tool{Name: "ground", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
-		Description: "Check an answer against the context package it was written from: for each sentence, the supporting spans, supported or not with a score, and the numbers, names and terms no evidence contains; reason codes like unsupported_claim, number_not_in_evidence. Deterministic, no language model."}, s.ground)
+		Description: "Check an answer against the context package it was written from: per sentence, the supporting spans or a reason (unsupported_claim, number_not_in_evidence, …). Deterministic."}, s.ground)
 	add(srv, &mcp.Tool{Name: "get", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Read one memory in full by its id."}, s.get)
 	add(srv, &mcp.Tool{Name: "list", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
@@ -111,16 +113,29 @@ func (s *server) addTools(srv *mcp.Server) {
 	add(srv, &mcp.Tool{Name: "update", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
 		Description: "Change some fields of a stored memory by id; the fields you leave out stay as they are."}, s.update)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
-		Description: "Delete memories by id, or every memory matching a filter (project, types, kinds, tags, before, key). Try dry_run first."}, s.forget)
+		Description: "Delete memories by id, or every memory a filter matches. Try dry_run first."}, s.forget)
 	s.addSummarize(srv)
 	s.addPromote(srv)
 	s.addPrune(srv)
 	s.addCode(srv)
 }
 
+// add registers a tool with the input schema of In and no output schema:
+// a result's schema (recall's alone was 1,800 tokens) would be in every
+// agent's context on every turn, and agents read the results themselves.
+// Results are still structured (structuredContent), as the HTTP API's.
 func add[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	t.InputSchema = inputSchema(reflect.TypeFor[In]())
-	mcp.AddTool(srv, t, h)
+	mcp.AddTool(srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		if err, _ := ctx.Value(argumentError{}).(error); err != nil {
+			return nil, nil, fail(err)
+		}
+		res, out, err := h(ctx, req, in)
+		if v := reflect.ValueOf(out); err != nil || v.Kind() == reflect.Pointer && v.IsNil() {
+			return res, nil, err
+		}
+		return res, out, nil
+	})
 }
 
 func (in *rememberInput) request() (mneme.RememberRequest, error) {

@@ -51,8 +51,8 @@ func where(f mneme.Filter, a *args) string {
 	if f.ContentHash != "" {
 		add("r.content_hash = " + a.add(f.ContentHash))
 	}
-	if f.DerivedFrom != "" { // links are stored as JSON (see values)
-		add("r.links LIKE " + a.add("%"+mneme.LinkJSON(mneme.Link{Type: mneme.LinkDerivedFrom, Target: f.DerivedFrom})+"%"))
+	if f.Derived { // links are stored as JSON (see values)
+		add("r.links LIKE " + a.add(mneme.DerivedLinkPattern))
 	}
 	if f.Since != nil {
 		add("r.event_at >= " + a.add(f.Since.UnixNano()))

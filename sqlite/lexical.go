@@ -90,13 +90,17 @@ const docColumns = `r.seq, r.title, r.text, r.tags, r.project, r.type, r.kind, r
 // session, never a secret one: their words say what a reply or a question
 // is about. Triggers log a turn's change as a change of its neighbours, so
 // this context stays current.
+//
+// p's session is stated non-empty, not left to follow from r's, so that the
+// partial index records_session serves the seek: without it a turn's
+// neighbours were found by scanning every record of its project.
 const neighbourTurns = `coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
-	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
-	AND (p.event_at < r.event_at OR (p.event_at = r.event_at AND p.seq < r.seq))
+	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
+	AND (p.event_at, p.seq) < (r.event_at, r.seq)
 	ORDER BY p.event_at DESC, p.seq DESC LIMIT 1), '') || ' ' ||
 	coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
-	AND p.session_id = r.session_id AND p.sensitivity != 'secret'
-	AND (p.event_at > r.event_at OR (p.event_at = r.event_at AND p.seq > r.seq))
+	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
+	AND (p.event_at, p.seq) > (r.event_at, r.seq)
 	ORDER BY p.event_at ASC, p.seq ASC LIMIT 1), '')`
 
 // applyLexical brings ix from generation gen to the rows as they are now.

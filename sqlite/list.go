@@ -35,8 +35,8 @@ func where(f mneme.Filter) (string, []any) {
 	if f.ContentHash != "" {
 		add("r.content_hash = ?", f.ContentHash)
 	}
-	if f.DerivedFrom != "" { // links are stored as JSON (see values)
-		add("r.links LIKE ?", "%"+mneme.LinkJSON(mneme.Link{Type: mneme.LinkDerivedFrom, Target: f.DerivedFrom})+"%")
+	if f.Derived { // links are stored as JSON (see values)
+		add("r.links LIKE ?", mneme.DerivedLinkPattern)
 	}
 	if f.Since != nil {
 		add("r.event_at >= ?", f.Since.UnixNano())

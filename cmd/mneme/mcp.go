@@ -13,8 +13,8 @@ import (
 
 func init() {
 	commands["mcp"] = command{
-		usage:   "mcp",
-		summary: "serve the memory to an agent over MCP on standard input and output",
+		usage:   "mcp [--tools-cost]",
+		summary: "serve the memory to an agent over MCP on standard input and output; --tools-cost prints what each tool's definition costs in tokens",
 		run:     runMCP,
 	}
 }
@@ -22,8 +22,12 @@ func init() {
 func runMCP(a *app, args []string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
+	costs := fs.Bool("tools-cost", false, "print the tokens each tool's definition costs an agent, and which tools mcp.tools serves; serve nothing")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *costs {
+		return a.toolsCost()
 	}
 	eng, srv, err := a.openServer()
 	if err != nil {
@@ -45,6 +49,10 @@ func (a *app) openServer() (*mneme.Engine, *mcp.Server, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	tools, err := c.MCPTools()
+	if err != nil {
+		return nil, nil, err
+	}
 	eng, err := a.open(config.Serve)
 	if err != nil {
 		return nil, nil, err
@@ -54,7 +62,7 @@ func (a *app) openServer() (*mneme.Engine, *mcp.Server, error) {
 		eng.Close()
 		return nil, nil, err
 	}
-	info := mcpserver.Info{Version: version(), Store: c.Describe(eng.Store()), Embedder: "none", Settings: c.Settings(), Code: code}
+	info := mcpserver.Info{Version: version(), Store: c.Describe(eng.Store()), Embedder: "none", Settings: c.Settings(), Code: code, Tools: tools}
 	if em := eng.Embedder(); em != nil {
 		i := em.Info()
 		info.Embedder = fmt.Sprintf("%s version %s (%d dimensions)", i.ID(), i.Version, i.Dim)

@@ -42,8 +42,8 @@ func TestMCPRealClients(t *testing.T) {
 	env = append(env, "MNEME_HOME="+stdioHome)
 	client(true, "node", "client.mjs", "stdio", bin)
 	server := []string{"-e", "MNEME_HOME=" + stdioHome, bin, "mcp"}
-	if out := inspector(true, append(server, "--method", "tools/list")...); !strings.Contains(out, `"recall"`) {
-		t.Fatalf("inspector tools/list over stdio:\n%s", out)
+	if out := inspector(true, append(server, "--method", "tools/list")...); !strings.Contains(out, `"recall"`) || strings.Contains(out, `"summarize"`) {
+		t.Fatalf("inspector tools/list over stdio (the default tools):\n%s", out)
 	}
 	out := inspector(true, append(server, "--method", "tools/call", "--tool-name", "recall", "--tool-arg", "query=postgres staging", "--tool-arg", "project=e2e")...)
 	if !strings.Contains(out, "Postgres 17") {
@@ -53,10 +53,13 @@ func TestMCPRealClients(t *testing.T) {
 
 	home := t.TempDir()
 	const token = "e2e-token-0123456789abcdef"
-	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"tokens":[{"name":"e2e","token":"`+token+`","access":"write"}]}}`), 0o600)
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"mcp":{"tools":"all"},"server":{"tokens":[{"name":"e2e","token":"`+token+`","access":"write"}]}}`), 0o600)
 	s := serve(t, home)
 	client(true, "node", "client.mjs", "http", s.url+"/mcp", token)
 	auth := []string{s.url + "/mcp", "--transport", "http", "--header", "Authorization: Bearer " + token}
+	if out := inspector(true, append(auth, "--method", "tools/list")...); !strings.Contains(out, `"summarize"`) {
+		t.Fatalf("inspector tools/list over HTTP (mcp.tools all):\n%s", out)
+	}
 	if out := inspector(true, append(auth, "--method", "resources/read", "--uri", "mneme://health")...); !strings.Contains(out, "records") {
 		t.Fatalf("inspector health over HTTP:\n%s", out)
 	}

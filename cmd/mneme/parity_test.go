@@ -292,7 +292,12 @@ func (h *httpSurface) do(t *testing.T, op string, in args) (any, string) {
 // mcpSurface calls `mneme mcp` through the Go SDK's client.
 type mcpSurface struct{ session *mcp.ClientSession }
 
-func newMCPSurface(t *testing.T) *mcpSurface { return mcpSurfaceAt(t, t.TempDir()) }
+// newMCPSurface serves every tool, not only the default ones.
+func newMCPSurface(t *testing.T) *mcpSurface {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"mcp":{"tools":"all"}}`), 0o600)
+	return mcpSurfaceAt(t, home)
+}
 
 func mcpSurfaceAt(t *testing.T, home string) *mcpSurface {
 	cmd := exec.Command(bin, "mcp")

@@ -67,7 +67,7 @@ type attack struct {
 // then checks that nothing an attack carried was stored.
 func TestSecurityTable(t *testing.T) {
 	home := t.TempDir()
-	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"hash"},"server":{"tokens":[
+	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"embedder":{"provider":"hash"},"mcp":{"tools":"all"},"server":{"tokens":[
 		{"name":"writer","token":"`+secWriter+`","access":"write"},
 		{"name":"reader","token":"`+secReader+`","access":"read"},
 		{"name":"alpha","token":"`+secAlpha+`","access":"write","projects":["alpha"]}]}}`), 0o600)

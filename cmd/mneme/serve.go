@@ -15,12 +15,13 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/mcpserver"
+	"github.com/mneme-ai/mneme/webui"
 )
 
 func init() {
 	commands["serve"] = command{
 		usage:   "serve [--addr 127.0.0.1:7077]",
-		summary: "serve the HTTP JSON API (/v1/), MCP over streamable HTTP (/mcp) and metrics (/metrics)",
+		summary: "serve the web UI (/), the HTTP JSON API (/v1/), MCP over streamable HTTP (/mcp) and metrics (/metrics)",
 		run:     runServe,
 	}
 }
@@ -62,7 +63,7 @@ func runServe(a *app, args []string) error {
 	log := slog.New(slog.NewJSONHandler(a.stderr, nil))
 	handler := httpapi.New(eng, httpapi.Config{Tokens: tokens, MaxBody: conf.MaxBodyBytes, Logger: log, Version: version(),
 		StoreSize: func() int64 { return dirSize(home) },
-		MCP:       mcpserver.HTTPHandler(srv, conf.MCP), Code: code,
+		MCP:       mcpserver.HTTPHandler(srv, conf.MCP), Code: code, UI: webui.Handler(),
 		AllowedHosts: append(boundHosts(*addr, ln.Addr()), conf.AllowedHosts...), AllowedOrigins: conf.AllowedOrigins})
 	server := &http.Server{Handler: writeDeadline(handler, 2*time.Minute), ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
@@ -72,7 +73,7 @@ func runServe(a *app, args []string) error {
 	defer stopSync() // before the store closes
 	served := make(chan error, 1)
 	go func() { served <- server.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String(), "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens),
+	log.Info("serving", "url", "http://"+ln.Addr().String(), "ui", "/", "api", "/v1/", "mcp", "/mcp", "home", home, "tokens", len(tokens),
 		"mcp_session_timeout", conf.MCP.SessionTimeout.String(), "mcp_max_sessions", conf.MCP.MaxSessions)
 	select {
 	case err := <-served:

@@ -28,7 +28,7 @@ expect(client.getInstructions()?.includes("recall"), "server instructions mentio
 
 const { tools } = await client.listTools();
 const names = tools.map((t) => t.name).sort();
-for (const want of ["forget", "get", "list", "recall", "remember"]) {
+for (const want of ["context", "forget", "get", "recall", "remember"]) {
   expect(names.includes(want), `tool ${want} is listed`, names);
 }
 expect(tools.every((t) => t.inputSchema?.type === "object"), "every tool has an input schema", tools);

@@ -148,6 +148,16 @@ func testDerivedFollowSecret(t *testing.T, f *fixture) {
 	if hits := f.recall(mneme.Query{Text: "deploy key rotates Fridays"}); len(hits) != 0 {
 		t.Fatalf("recall without clearance still finds %v", ids(hits))
 	}
+	// An import may bring a secret source after what derives from it.
+	const later = "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5a"
+	early := f.remember(mneme.Record{Text: "summary of a source imported later", Kind: "summary",
+		Links: []mneme.Link{{Type: mneme.LinkDerivedFrom, Target: later}}})
+	if _, err := f.eng.Import(f.ctx, []*mneme.Record{{ID: later, Text: "the source, secret", Sensitivity: mneme.Secret}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.get(early.ID); got.Sensitivity != mneme.Secret {
+		t.Fatalf("a summary of a secret source imported later is %s", got.Sensitivity)
+	}
 }
 
 func testImportedPromotions(t *testing.T, f *fixture) {
