@@ -67,9 +67,9 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 	var writes []vfile
 	for _, r := range recs {
 		rel, data := paths[r.ID], render(r, name)
-		m.add(rel, r, data)
+		sha := m.add(rel, r, data)
 		res.Records++
-		if cur := present[rel]; cur != nil && cur.same(data) {
+		if cur := present[rel]; cur != nil && cur.same(data, sha) {
 			res.Unchanged++
 			continue
 		}
@@ -83,16 +83,16 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 	res.Written = len(writes)
 	removeStale(root, old, m, present, &res)
 	manifest := m.encode()
-	if len(writes) > 0 { // newer than every file it vouches for
+	if len(writes) > 0 || string(manifest) != string(old.raw) { // newer than every file it vouches for
 		return res, writeAtomic(root, ManifestName, manifest)
 	}
-	return res, writeIfChanged(root, ManifestName, manifest)
+	return res, nil
 }
 
-// same reports whether the file holds data.
-func (vf *vfile) same(data []byte) bool {
+// same reports whether the file holds data (whose sha256 is sha).
+func (vf *vfile) same(data []byte, sha string) bool {
 	if vf.trusted {
-		return vf.sha == sum(data)
+		return vf.sha == sha
 	}
 	return string(vf.data) == string(data)
 }

@@ -17,6 +17,7 @@ var linkKeys = []string{mneme.LinkDerivedFrom, mneme.LinkSupersedes, mneme.LinkR
 // link to a record id shows, or "" when the record is not in the vault.
 func render(r *mneme.Record, name func(id string) string) []byte {
 	var w fmWriter
+	w.b.Grow(512 + len(r.Text))
 	w.b.WriteString("---\n")
 	w.scalar("id", r.ID)
 	w.scalar("project", r.Project)

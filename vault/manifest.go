@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -23,6 +24,8 @@ type Manifest struct {
 	Schema string         `json:"schema"`
 	Counts Counts         `json:"counts"`
 	Files  []ManifestFile `json:"files"`
+
+	raw []byte // as read (readManifest), to tell whether a new one differs
 }
 
 // Counts are the vault's records by project, type and kind.
@@ -47,20 +50,44 @@ func newManifest() *Manifest {
 	return &Manifest{Schema: ManifestSchema, Counts: Counts{Projects: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}}}
 }
 
-func (m *Manifest) add(rel string, r *mneme.Record, data []byte) {
+// add counts r, whose file rel holds data, and returns data's sha256.
+func (m *Manifest) add(rel string, r *mneme.Record, data []byte) string {
 	m.Counts.Records++
 	m.Counts.Projects[r.Project]++
 	m.Counts.Types[string(r.Type)]++
 	if r.Kind != "" {
 		m.Counts.Kinds[r.Kind]++
 	}
-	m.Files = append(m.Files, ManifestFile{Path: rel, ID: r.ID, SHA256: sum(data)})
+	sha := sum(data)
+	m.Files = append(m.Files, ManifestFile{Path: rel, ID: r.ID, SHA256: sha})
+	return sha
 }
 
+// encode is the manifest as written: indented, one file per line (a diff
+// of two manifests shows the files that changed).
 func (m *Manifest) encode() []byte {
 	slices.SortFunc(m.Files, func(a, b ManifestFile) int { return strings.Compare(a.Path, b.Path) })
-	b, _ := json.MarshalIndent(m, "", "  ") // plain data: always encodes
-	return append(b, '\n')
+	head, _ := json.MarshalIndent(struct {
+		Schema string `json:"schema"`
+		Counts Counts `json:"counts"`
+	}{m.Schema, m.Counts}, "", "  ") // plain data: always encodes
+	var b bytes.Buffer
+	b.Grow(len(head) + 160*len(m.Files))
+	b.Write(head[:len(head)-2]) // without the closing "\n}"
+	b.WriteString(",\n  \"files\": [")
+	for i, f := range m.Files {
+		line, _ := json.Marshal(f)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(line)
+	}
+	if len(m.Files) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	return b.Bytes()
 }
 
 // readManifest is the vault's manifest, or an empty one when there is none
@@ -68,6 +95,7 @@ func (m *Manifest) encode() []byte {
 func readManifest(root *os.Root) *Manifest {
 	m := newManifest()
 	data, err := root.ReadFile(ManifestName)
+	m.raw = data
 	if err != nil || len(data) > 64<<20 {
 		return m
 	}

@@ -11,14 +11,14 @@ type fmWriter struct{ b strings.Builder }
 
 func (w *fmWriter) scalar(key, v string) {
 	if v != "" {
-		fmt.Fprintf(&w.b, "%s: %s\n", key, quote(v))
+		w.b.WriteString(key + ": " + quote(v) + "\n")
 	}
 }
 
 // raw writes v as it is: a JSON value, which YAML reads as a flow value.
 func (w *fmWriter) raw(key, v string) {
 	if v != "" {
-		fmt.Fprintf(&w.b, "%s: %s\n", key, v)
+		w.b.WriteString(key + ": " + v + "\n")
 	}
 }
 
