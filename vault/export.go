@@ -6,7 +6,10 @@ package vault
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -38,6 +41,9 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 	recs, err := collect(ctx, eng, f)
 	if err != nil {
 		return res, err
+	}
+	if fresh(dir) {
+		return exportFresh(ctx, recs, dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, mneme.Invalid("vault folder %s: %v", dir, err)
@@ -87,6 +93,75 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		return res, writeAtomic(root, ManifestName, manifest)
 	}
 	return res, nil
+}
+
+// fresh reports whether dir is not there yet, or an empty folder.
+func fresh(dir string) bool {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
+}
+
+// exportFresh writes a new vault in a temporary folder beside dir and
+// renames it into place: the whole export appears at once (or not at
+// all), and no file needs a rename of its own, which on some file
+// systems costs more than the write.
+func exportFresh(ctx context.Context, recs []*mneme.Record, dir string) (ExportResult, error) {
+	res := ExportResult{Records: len(recs), Written: len(recs)}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	err = writeFresh(ctx, recs, tmp)
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err == nil {
+		if rmErr := os.Remove(dir); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+			err = rmErr
+		}
+	}
+	if err == nil {
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+	}
+	return res, err
+}
+
+func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
+	root, err := os.OpenRoot(tmp)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	paths := assignPaths(recs, nil, newManifest())
+	name := func(id string) string { return baseName(paths[id]) }
+	m := newManifest()
+	writes := make([]vfile, len(recs))
+	for i, r := range recs {
+		rel, data := paths[r.ID], render(r, name)
+		m.add(rel, r, data)
+		writes[i] = vfile{rel: rel, data: data}
+	}
+	out := newFolders(root)
+	out.direct = true // the folder is ours alone until the rename
+	defer out.close()
+	if err := out.writeAll(ctx, writes); err != nil {
+		return err
+	}
+	return writeAtomic(root, ManifestName, m.encode())
 }
 
 // same reports whether the file holds data (whose sha256 is sha).

@@ -162,6 +162,8 @@ type folders struct {
 	root *os.Root
 	mu   sync.Mutex
 	subs map[string]*os.Root
+	// direct: write each file in place (a folder no one reads yet).
+	direct bool
 }
 
 // writers is how many files are written at once: creating a file is a
@@ -241,6 +243,9 @@ func (f *folders) write(rel string, data []byte) error {
 	d, err := f.at(path.Dir(rel))
 	if err != nil {
 		return err
+	}
+	if f.direct {
+		return d.WriteFile(path.Base(rel), data, 0o644)
 	}
 	return writeAtomic(d, path.Base(rel), data)
 }
