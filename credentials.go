@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,6 +76,14 @@ func checkCredentials(r *Record, redact bool) error {
 	meta, err := checkMeta(r.Meta, redact)
 	r.Meta = meta
 	return err
+}
+
+// CheckCredential refuses a credential in the value of a field named name
+// (the error names it), or masks it in place with redact: the scanner a
+// write applies to every field, for a caller that checks its own fields
+// before it builds records (ops names the row and field of a batch).
+func CheckCredential(name string, v *string, redact bool) error {
+	return checkString(name, v, math.MaxInt, redact)
 }
 
 // checkString checks the field name, masking in place with redact. limit

@@ -22,6 +22,7 @@ type Engine struct {
 	hyde        HypothesisGenerator // nil: the deterministic generator
 	hypotheses  hypothesisCache
 	observers   []Observer
+	cache       ResultCache // nil: nothing is cached
 
 	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
 	mu      sync.Mutex        // guards notes
@@ -40,8 +41,14 @@ func NewEngine(s Store, opts ...Option) *Engine {
 // Store returns the engine's store.
 func (e *Engine) Store() Store { return e.store }
 
-// Close closes the store.
-func (e *Engine) Close() error { return e.store.Close() }
+// Close waits for the cache's writes (see ResultCache) and closes the
+// store.
+func (e *Engine) Close() error {
+	if w, ok := e.cache.(interface{ Wait() }); ok {
+		w.Wait()
+	}
+	return e.store.Close()
+}
 
 // WriteOptions control how records are checked before they are stored.
 type WriteOptions struct {

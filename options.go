@@ -41,6 +41,8 @@ type Observer struct {
 	// "embed" (texts embedded, cache hits not counted), "ingest" (files
 	// written), "reindex" (records embedded).
 	Progress func(task string, done, total int)
+	// Cache is a lookup in the result cache: its kind and whether it hit.
+	Cache func(kind string, hit bool)
 }
 
 // Observe adds o to the Engine's observers; servers call it once as they

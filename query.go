@@ -15,6 +15,7 @@ type Filter struct {
 	Since, Until      *time.Time // bounds on the event time (occurred_at, else created_at), inclusive
 	Before            *time.Time // created before (forget)
 	Key               string
+	SessionID, RunID  string   // only records of this session, of this run (both given: both must hold)
 	Statuses          []Status // any of; asking for superseded includes superseded records
 	ContentHash       string   // only records with this text (List and Each: recall refuses it)
 	Derived           bool     // only records with a derived_from link (List and Each: recall refuses it)
@@ -30,6 +31,11 @@ func (f *Filter) Check() error {
 	if f.Project != "" {
 		if err := ValidateProject(f.Project); err != nil {
 			return err
+		}
+	}
+	for name, v := range map[string]string{"session": f.SessionID, "run": f.RunID} {
+		if len(v) > MaxFieldBytes {
+			return Invalid("%s is %d bytes; the limit is %d", name, len(v), MaxFieldBytes)
 		}
 	}
 	for _, t := range f.Types {
@@ -75,6 +81,8 @@ func (f *Filter) Match(r *Record) bool {
 		len(f.Types) > 0 && !slices.Contains(f.Types, r.Type),
 		len(f.Kinds) > 0 && !slices.Contains(f.Kinds, r.Kind),
 		f.Key != "" && r.Key != f.Key,
+		f.SessionID != "" && r.SessionID != f.SessionID,
+		f.RunID != "" && r.RunID != f.RunID,
 		len(f.Statuses) > 0 && !slices.Contains(f.Statuses, r.Status),
 		f.ContentHash != "" && r.ContentHash != f.ContentHash,
 		f.Derived && !slices.ContainsFunc(r.Links, func(l Link) bool { return l.Type == LinkDerivedFrom }),

@@ -68,6 +68,10 @@ type Query struct {
 	// given, else one from the engine's generator.
 	HyDE       bool
 	Hypothesis *Hypothesis
+	// OwnCache: the caller caches what it makes of the result (a context
+	// package), so the result itself is neither looked up nor kept; the
+	// query embedding and the reranker's verdict still are.
+	OwnCache bool
 }
 
 // MaxK bounds the number of hits one recall returns.
@@ -138,7 +142,10 @@ type Result struct {
 	// Feedback lists the words of the best hits added to the query for a
 	// second search (see Query.NoFeedback).
 	Feedback []string `json:"feedback,omitempty"`
-	TookMS   float64  `json:"took_ms"`
+	// Cache is hit or miss for each kind of cached result the recall
+	// consulted (package cache); empty without a cache.
+	Cache  CacheStatus `json:"cache_status"`
+	TookMS float64     `json:"took_ms"`
 	// Report is the quality report, when the query asked for one.
 	Report *quality.Report `json:"report,omitempty"`
 }
@@ -217,7 +224,30 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	if len(terms) == 0 {
 		return nil, Invalid("query %q has no words to search for", Clip(q.Text))
 	}
-	res := &Result{Mode: q.Mode}
+	st := CacheStatus{}
+	cached, key := e.cachedRecall(ctx, st, &q)
+	if cached != nil {
+		cached.Cache, cached.TookMS = st, round(float64(time.Since(start).Microseconds())/1000)
+		if cached.Report != nil {
+			cached.Report.Cache, cached.Report.TookMS = st, cached.TookMS
+		}
+		return cached, nil
+	}
+	res, err := e.recall(ctx, q, terms, st)
+	if err != nil {
+		return nil, err
+	}
+	e.keepRecall(ctx, key, &q, res)
+	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
+	if res.Report != nil {
+		res.Report.TookMS = res.TookMS
+	}
+	return res, nil
+}
+
+// recall runs q (checked) afresh.
+func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheStatus) (*Result, error) {
+	res := &Result{Mode: q.Mode, Cache: st}
 	cq := CandidateQuery{Terms: terms, Filter: q.Filter, K: q.K}
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
 		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
@@ -253,7 +283,7 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	if res.Feedback != nil {
 		stage("feedback")
 	}
-	e.shape(&q, cands)
+	e.shape(ctx, st, &q, cands)
 	hits, chosen, held := finalHits(&q, cands, terms)
 	res.HeldBack = held
 	stage("rank")
@@ -264,8 +294,8 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 		stage("expand")
 	}
 	res.Hits = hits
-	res.TookMS = round(float64(time.Since(start).Microseconds()) / 1000)
 	if rep != nil {
+		rep.Cache = st
 		recallReport(ctx, rep, &q, res, found, chosen, cq.Terms != nil, cq.Vector != nil)
 	}
 	return res, nil
@@ -406,7 +436,7 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 			texts = append(texts, h.Text)
 		}
 	}
-	vecs, err := e.embedQuery(ctx, info, texts)
+	vecs, err := e.embedQuery(ctx, res.Cache, info, texts)
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +445,33 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 
 // embedQuery embeds a query's texts, unless the embedder is recorded down:
 // a recall does not wait on it either (see EmbedderHealth).
-func (e *Engine) embedQuery(ctx context.Context, info EmbedderInfo, texts []string) ([][]float32, error) {
+func (e *Engine) embedQuery(ctx context.Context, st CacheStatus, info EmbedderInfo, texts []string) ([][]float32, error) {
+	vecs, keys := e.cachedVectors(ctx, st, info, texts)
+	var missing []string
+	for i, v := range vecs {
+		if v == nil {
+			missing = append(missing, texts[i])
+		}
+	}
+	if len(missing) == 0 {
+		return vecs, nil
+	}
+	got, err := e.embedFresh(ctx, info, missing)
+	if err != nil {
+		return nil, err
+	}
+	for i, j := 0, 0; i < len(vecs); i++ {
+		if vecs[i] == nil {
+			vecs[i] = got[j]
+			e.CacheKeep(ctx, CacheQueryEmbedding, keys[i], got[j], nil)
+			j++
+		}
+	}
+	return vecs, nil
+}
+
+// embedFresh embeds texts with the embedder, unless it is recorded down.
+func (e *Engine) embedFresh(ctx context.Context, info EmbedderInfo, texts []string) ([][]float32, error) {
 	last, err := e.health(ctx)
 	if err != nil {
 		return nil, err
@@ -426,6 +482,9 @@ func (e *Engine) embedQuery(ctx context.Context, info EmbedderInfo, texts []stri
 	vecs, err := e.embedder.Embed(ctx, texts)
 	if err == nil {
 		err = CheckVectors(info, texts, vecs)
+	}
+	if isLoadError(err) {
+		return nil, err // the model did not load: not the provider's failure to record
 	}
 	if _, terr := e.track(ctx, last, err); err == nil {
 		err = terr

@@ -25,6 +25,8 @@ type RecallRequest struct {
 	Statuses          []Status `json:"statuses,omitempty"` // like validated,published: reusable records only
 	Since             string   `json:"since,omitempty"`
 	Until             string   `json:"until,omitempty"`
+	Session           string   `json:"session,omitempty"` // only this session's records
+	Run               string   `json:"run,omitempty"`     // only this run's records
 	K                 Count    `json:"k,omitempty"`
 	Explain           bool     `json:"explain,omitempty"`
 	Report            bool     `json:"report,omitempty"` // add a content-free quality report
@@ -124,7 +126,7 @@ const DefaultK = 10
 func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
 	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Statuses: r.Statuses,
-		IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
+		SessionID: r.Session, RunID: r.Run, IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
 		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, NoFeedback: r.NoFeedback, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {
 		q.K = DefaultK

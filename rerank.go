@@ -1,6 +1,7 @@
 package mneme
 
 import (
+	"context"
 	"math"
 	"strings"
 
@@ -28,7 +29,7 @@ const (
 )
 
 // shape applies recency weighting and the reranker to the fused scores.
-func (e *Engine) shape(q *Query, cands []*candidate) {
+func (e *Engine) shape(ctx context.Context, st CacheStatus, q *Query, cands []*candidate) {
 	if q.HalfLife > 0 {
 		now := e.now()
 		for _, c := range cands {
@@ -39,7 +40,7 @@ func (e *Engine) shape(q *Query, cands []*candidate) {
 		}
 	}
 	if q.Rerank {
-		rerank(q.Text, cands)
+		e.rerankCached(ctx, st, q, cands)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/cache"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/internal/access"
@@ -35,7 +36,19 @@ type File struct {
 	LLM      LLM      `json:"llm"`
 	Server   Server   `json:"server"`
 	Code     Code     `json:"code,omitzero"`
+	Cache    Cache    `json:"cache,omitzero"`
 	MCP      MCP      `json:"mcp,omitzero"`
+	Hooks    Hooks    `json:"hooks,omitzero"`
+}
+
+// Hooks configures `mneme hook`, the capture from agent hosts: Disabled
+// turns every hook into a no-op; Budget is the session-start package's
+// token budget (default 1500); Project names the project instead of the
+// repository's directory name.
+type Hooks struct {
+	Disabled bool   `json:"disabled,omitempty"`
+	Budget   int    `json:"budget,omitempty"`
+	Project  string `json:"project,omitempty"`
 }
 
 // Code configures code memory (package codemem) on the servers: the
@@ -157,7 +170,9 @@ type Config struct {
 	// creates nothing (a directory that holds no home is an error) and
 	// writes nothing, so reads work on a full disk.
 	ReadOnly bool
-	getenv   func(string) string
+	// CachePolicy is the cache section checked.
+	CachePolicy cache.Policy
+	getenv      func(string) string
 }
 
 // Load resolves the data directory and reads its config.json, once.
@@ -175,6 +190,9 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{Home: home, File: f, getenv: getenv, Embedder: f.Embedder}
+	if c.CachePolicy, err = f.Cache.Policy(); err != nil {
+		return nil, err
+	}
 	if c.Store, err = effectiveStore(o.Store, getenv("MNEME_STORE"), f, home); err != nil {
 		return nil, err
 	}
@@ -269,6 +287,9 @@ func WriteFile(home string, f File) error {
 // Check validates the choices f makes: a known store scheme and
 // embedder, and MCP tools mneme serves.
 func (f File) Check() error {
+	if _, err := f.Cache.Policy(); err != nil {
+		return err
+	}
 	if err := checkStore(f.Store, fileStore, f.Postgres); err != nil {
 		return err
 	}
@@ -283,11 +304,28 @@ func (f File) Check() error {
 			return mneme.Invalid("store %q is not known: use sqlite or postgres", mneme.Clip(f.Store))
 		}
 	}
+	if err := f.Hooks.Check(); err != nil {
+		return err
+	}
 	switch f.Embedder.Provider {
 	case "", "minilm", "hash", "ollama", "openai", "none":
 		return nil
 	}
 	return mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", mneme.Clip(f.Embedder.Provider))
+}
+
+// Check refuses a hooks budget out of the context package's range and a
+// project name that is not one.
+func (h Hooks) Check() error {
+	if h.Budget != 0 && (h.Budget < 50 || h.Budget > 100_000) {
+		return mneme.Invalid("hooks.budget %d in %s is out of range: use 50 to 100000 tokens (default 1500)", h.Budget, FileName)
+	}
+	if h.Project != "" {
+		if err := mneme.ValidateProject(h.Project); err != nil {
+			return mneme.Prefix("hooks.project in "+FileName, err)
+		}
+	}
+	return nil
 }
 
 // Getenv reads the process environment as Load was given it.

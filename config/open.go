@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/mneme-ai/mneme/cache"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/postgres"
@@ -178,12 +180,20 @@ func (c *Config) Open(ctx context.Context, need Need, extra ...mneme.Option) (*m
 		s.Close()
 		return nil, err
 	}
-	return mneme.NewEngine(s, append(opts, extra...)...), nil
+	var eng *mneme.Engine
+	if rc := cache.For(s, c.CachePolicy, func() time.Time { return eng.Now() }); rc != nil {
+		opts = append(opts, mneme.WithCache(rc)) // its clock is the Engine's, set below
+	}
+	eng = mneme.NewEngine(s, append(opts, extra...)...)
+	return eng, nil
 }
 
 func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([]mneme.Option, error) {
 	if need == Records {
 		return nil, nil
+	}
+	if lazy, err := c.lazyEmbedder(ctx, s, need); lazy != nil || err != nil {
+		return []mneme.Option{lazy}, err
 	}
 	em, err := c.NewEmbedder(ctx, s)
 	var opts []mneme.Option
@@ -235,4 +245,18 @@ func (c *Config) Repair(ctx context.Context, to string) (mneme.SalvageResult, er
 		}
 	}
 	return res, nil
+}
+
+// lazyEmbedder is, for a recall, the built-in model the home records,
+// loaded on first use: a recall the cache answers never loads it. nil for
+// any other need or embedder.
+func (c *Config) lazyEmbedder(ctx context.Context, s mneme.Store, need Need) (mneme.Option, error) {
+	if need != Recall || (c.Embedder.Provider != "" && c.Embedder.Provider != "minilm") {
+		return nil, nil
+	}
+	info, ok, err := s.HomeEmbedder(ctx)
+	if err != nil || !ok || info.Provider != "minilm" {
+		return nil, err
+	}
+	return mneme.WithLazyEmbedder(info, func() (mneme.Embedder, error) { return c.NewEmbedder(ctx, s) }), nil
 }

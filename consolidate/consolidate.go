@@ -50,8 +50,9 @@ type Request struct {
 	Project  string   `json:"project,omitempty"`
 	Since    string   `json:"since"` // RFC 3339, a date, an age like 7d, or now
 	Until    string   `json:"until"`
-	Tags     []string `json:"tags,omitempty"`  // any of
-	Kinds    []string `json:"kinds,omitempty"` // any of
+	Tags     []string `json:"tags,omitempty"`    // any of
+	Kinds    []string `json:"kinds,omitempty"`   // any of
+	Session  string   `json:"session,omitempty"` // only this session's records (a session's summary)
 	Strategy Strategy `json:"strategy,omitempty"`
 	MaxWords MaxWords `json:"max_words,omitempty"`
 	Limit    Limit    `json:"limit,omitempty"`
@@ -90,6 +91,7 @@ type UsedFilters struct {
 	Types    []string `json:"types"`
 	Tags     []string `json:"tags,omitempty"`
 	Kinds    []string `json:"kinds,omitempty"`
+	Session  string   `json:"session,omitempty"`
 	Limit    int      `json:"limit"`
 	MaxWords int      `json:"max_words"`
 }
@@ -140,6 +142,7 @@ type window struct {
 	project      string
 	since, until time.Time
 	tags, kinds  []string
+	session      string
 	strategy     Strategy
 	maxWords     int
 	limit        int
@@ -173,7 +176,7 @@ func check(ctx context.Context, req Request, now time.Time) (window, error) {
 
 // validate checks req and fills in the defaults.
 func validate(req Request, now time.Time) (window, error) {
-	w := window{strategy: req.Strategy, maxWords: int(req.MaxWords), limit: int(req.Limit), kinds: slices.Clone(req.Kinds)}
+	w := window{strategy: req.Strategy, maxWords: int(req.MaxWords), limit: int(req.Limit), kinds: slices.Clone(req.Kinds), session: req.Session}
 	if strings.TrimSpace(req.Since) == "" || strings.TrimSpace(req.Until) == "" {
 		return w, mneme.Invalid("summarize needs a window: give {{since}} and {{until}} (RFC 3339, a date, or an age like 7d)")
 	}
@@ -227,7 +230,7 @@ func parseTime(field, s string, now time.Time) (time.Time, error) {
 
 func (w window) filters() UsedFilters {
 	return UsedFilters{Project: w.project, Since: w.since.Format(time.RFC3339Nano), Until: w.until.Format(time.RFC3339Nano),
-		Types: []string{string(mneme.Episodic)}, Tags: w.tags, Kinds: w.kinds, Limit: w.limit, MaxWords: w.maxWords}
+		Types: []string{string(mneme.Episodic)}, Tags: w.tags, Kinds: w.kinds, Session: w.session, Limit: w.limit, MaxWords: w.maxWords}
 }
 
 // Summarize writes (or finds) the summary of req's window. Nothing is
@@ -302,7 +305,7 @@ func summarizeWith(ctx context.Context, eng *mneme.Engine, w window, srcs []*mne
 // sources are the window's episodic records, oldest first, at most limit
 // of them; secret records never go into a summary.
 func sources(ctx context.Context, eng *mneme.Engine, w window) ([]*mneme.Record, bool, error) {
-	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Episodic}, Kinds: w.kinds, Tags: w.tags,
+	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Episodic}, Kinds: w.kinds, Tags: w.tags, SessionID: w.session,
 		Since: &w.since, Until: &w.until, Clearance: mneme.Internal}
 	var out []*mneme.Record
 	if err := eng.Each(ctx, f, func(r *mneme.Record) error { out = append(out, r); return nil }); err != nil {
@@ -329,6 +332,9 @@ func (w window) filterNote() string {
 	if len(w.tags) > 0 {
 		parts = append(parts, "tags "+strings.Join(w.tags, ", "))
 	}
+	if w.session != "" {
+		parts = append(parts, "session "+w.session)
+	}
 	if len(w.kinds) > 0 {
 		parts = append(parts, "kinds "+strings.Join(w.kinds, ", "))
 	}
@@ -352,7 +358,7 @@ func ids(recs []*mneme.Record) []string {
 // active summary of them. A summary that covers an older one's sources and
 // more takes the older one's key instead (see continued).
 func (w window) key(srcs []*mneme.Record) string {
-	return "summary:" + hash(w.project, strings.Join(w.tags, ","), strings.Join(w.kinds, ","),
+	return "summary:" + hash(w.project, strings.Join(w.tags, ","), strings.Join(w.kinds, ",")+w.session,
 		strings.Join(slices.Sorted(slices.Values(ids(srcs))), ","))[:32]
 }
 
@@ -388,7 +394,7 @@ func continued(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.R
 	err := eng.Each(ctx, f, func(r *mneme.Record) error {
 		m := metaOf(r)
 		if !strings.HasPrefix(r.Key, "summary:") || m.Filters.Project != w.project ||
-			!slices.Equal(m.Filters.Tags, w.tags) || !slices.Equal(m.Filters.Kinds, w.kinds) {
+			!slices.Equal(m.Filters.Tags, w.tags) || !slices.Equal(m.Filters.Kinds, w.kinds) || m.Filters.Session != w.session {
 			return nil
 		}
 		n := 0
@@ -422,7 +428,7 @@ func (w window) record(key, text string, srcs []*mneme.Record, strategy Strategy
 	}
 	return &mneme.Record{Project: w.project, Type: mneme.Semantic, Kind: "summary", Tags: []string{"summary"}, Key: key,
 		Title: fmt.Sprintf("Summary of %s, %s to %s", w.project, day(w.since), day(w.until)), Text: w.header(len(srcs)) + "\n" + text,
-		OccurredAt: &last, Provenance: prov, Links: links, Meta: meta}
+		OccurredAt: &last, Provenance: prov, Links: links, Meta: meta, SessionID: w.session}
 }
 
 // header is the record text's first line: what the summary covers. It

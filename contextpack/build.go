@@ -35,7 +35,7 @@ func Build(ctx context.Context, eng *mneme.Engine, req Request, clearance mneme.
 	if err != nil {
 		return nil, err
 	}
-	return Assemble(ctx, eng, q, budget)
+	return AssembleFor(ctx, eng, req, q, budget)
 }
 
 // candidate is a recall hit on its way into the package.
@@ -50,14 +50,70 @@ type candidate struct {
 }
 
 // Assemble runs q (a recall with the pool as k) and fits its hits to
-// budget tokens.
+// budget tokens, or returns the package cached for the same request.
 func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int) (*Package, error) {
 	start := time.Now()
-	pkg := &Package{Budget: budget, Tokenizer: Tokenizer, Dropped: []Dropped{}}
+	if err := eng.CheckQuery(ctx, &q); err != nil {
+		return nil, err
+	}
+	st := mneme.CacheStatus{}
+	var cached Package
+	key, hit := eng.CacheLookup(ctx, st, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget), &cached)
+	if hit {
+		cached.Cache, cached.TookMS = st, ms(time.Since(start))
+		if cached.Report != nil {
+			cached.Report.Cache, cached.Report.TookMS = st, cached.TookMS
+		}
+		return &cached, nil
+	}
+	q.OwnCache = key != "" // the package is cached, not the recall under it
+	pkg, until, err := assemble(ctx, eng, q, budget, st)
+	if err != nil {
+		return nil, err
+	}
+	if !pkg.Degraded && q.HalfLife == 0 { // recency weighting changes with the clock
+		saved := *pkg // the cache encodes it later: what the caller may change is copied
+		saved.Cache, saved.TookMS = nil, 0
+		if pkg.Report != nil {
+			rep := *pkg.Report
+			saved.Report = &rep
+		}
+		eng.CacheKeep(ctx, mneme.CacheContextPackage, key, &saved, until)
+	}
+	pkg.TookMS = ms(time.Since(start))
+	if pkg.Report != nil {
+		pkg.Report.TookMS = pkg.TookMS
+	}
+	return pkg, nil
+}
+
+// packageKey is what a package's cache key covers besides the scope and
+// the generations: the recall's whole key, the budget and every setting
+// of the assembly.
+func packageKey(eng *mneme.Engine, q mneme.Query, budget int) any {
+	return struct {
+		Recall    any     `json:"recall"`
+		Budget    int     `json:"budget"`
+		Tokenizer string  `json:"tokenizer"`
+		LowScore  float64 `json:"low_score"`
+		Whole     int     `json:"whole_bytes"`
+		Redundant float64 `json:"redundant"`
+		Overhead  int     `json:"line_overhead"`
+	}{eng.RecallKey(q), budget, Tokenizer, LowScore, wholeBytes, redundant, lineOverhead}
+}
+
+// assemble builds the package of q afresh, noting the recall's cache
+// lookups in st; until is when its first memory expires.
+func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, st mneme.CacheStatus) (*Package, *time.Time, error) {
+	start := time.Now()
+	pkg := &Package{Budget: budget, Tokenizer: Tokenizer, Dropped: []Dropped{}, Cache: st}
 	stage := stageTimer(pkg)
 	res, err := eng.Recall(ctx, q)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	for k, v := range res.Cache {
+		st[k] = v
 	}
 	stage("recall")
 	pkg.Mode, pkg.Degraded, pkg.DegradedReason, pkg.Candidates = res.Mode, res.Degraded, res.DegradedReason, len(res.Hits)
@@ -93,8 +149,9 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 	pkg.TookMS = ms(time.Since(start))
 	if res.Report != nil {
 		pkg.Report = report(res.Report, pkg)
+		pkg.Report.Cache = st
 	}
-	return pkg, nil
+	return pkg, mneme.HitsExpiry(res.Hits), nil
 }
 
 // report is the package's quality report: its recall's, with the

@@ -27,9 +27,14 @@ type Package struct {
 	Degraded       bool       `json:"degraded,omitempty"`
 	DegradedReason string     `json:"degraded_reason,omitempty"`
 	Stages         []Stage    `json:"stages"`
-	TookMS         float64    `json:"took_ms"`
+	// Cache is hit or miss for each kind of cached result consulted.
+	Cache  mneme.CacheStatus `json:"cache_status"`
+	TookMS float64           `json:"took_ms"`
 	// Report is the quality report, when the request asked for one.
 	Report *quality.Report `json:"report,omitempty"`
+	// VerifiedAnswer is the answer verified for this package, when the
+	// request proved a verification token (hit or miss).
+	VerifiedAnswer *VerifiedAnswer `json:"verified_answer,omitempty"`
 }
 
 // Group is the package's memories from one document or session (or, for

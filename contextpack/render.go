@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/relpath"
 )
 
 // groupKey is the group a record belongs to: its document, else its
@@ -28,7 +29,7 @@ func source(r *mneme.Record) string {
 	if r.Source == nil {
 		return ""
 	}
-	return r.Source.URI
+	return relpath.Display(r.Source.URI)
 }
 
 func day(t time.Time) string { return t.Format(time.DateOnly) }

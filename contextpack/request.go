@@ -21,6 +21,10 @@ const (
 type Request struct {
 	mneme.RecallRequest
 	Budget Budget `json:"budget,omitempty"` // tokens; left out: DefaultBudget
+	// VerificationToken and AnswerScope ask for the answer verified for
+	// the package (see VerifiedAnswer): both or neither.
+	VerificationToken *string `json:"verification_token,omitempty"`
+	AnswerScope       string  `json:"answer_scope,omitempty"`
 }
 
 // Budget is a token budget: given, it is MinBudget to MaxBudget; left out
@@ -67,6 +71,9 @@ func (r *Request) Recall(now time.Time, clearance mneme.Sensitivity) (mneme.Quer
 	}
 	if strings.TrimSpace(r.Query) == "" {
 		return mneme.Query{}, 0, mneme.Invalid("query is empty: give the question the package should answer")
+	}
+	if _, err := r.Proof(); err != nil {
+		return mneme.Query{}, 0, err
 	}
 	q, err := r.ToQuery(now, clearance)
 	if err != nil {

@@ -76,9 +76,14 @@ var routes = []route{
 	{"POST /v1/context/batch", read, (*server).contextBatch},
 	{"POST /v1/context/evidence", read, (*server).contextEvidence},
 	{"POST /v1/ground", read, (*server).ground},
+	{"POST /v1/answers", read, (*server).putAnswer},
 	{"POST /v1/summarize", write, (*server).summarize},
 	{"POST /v1/promote", write, (*server).promote},
+	{"POST /v1/ops", write, (*server).opsWrite},
+	{"GET /v1/ops", read, (*server).opsRead},
+	{"POST /v1/ops/prune", write, (*server).opsPrune},
 	{"GET /v1/stats", read, (*server).stats},
+	{"GET /v1/cache/stats", read, (*server).cacheStats},
 	{"GET /v1/export", read, (*server).export},
 	{"POST /v1/import", write, (*server).importRecords},
 	{"GET /metrics", read, (*server).metrics},
@@ -117,7 +122,7 @@ func New(eng *mneme.Engine, cfg Config) http.Handler {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.admit = newGate(cfg.AllowedHosts, cfg.AllowedOrigins).admit
-	eng.Observe(mneme.Observer{Stage: s.series.observeStage})
+	eng.Observe(mneme.Observer{Stage: s.series.observeStage, Cache: s.series.observeCache})
 	for _, rt := range routes {
 		s.mux.Handle(rt.pattern, s.guard(rt.level, s.endpoint(rt.handle)))
 	}

@@ -50,7 +50,7 @@ func (s *server) contextAll(r *http.Request, field string) ([]contextpack.Respon
 	}
 	out := make([]contextpack.Response, len(reqs))
 	for i, q := range queries {
-		pkg, err := contextpack.Assemble(r.Context(), s.eng, q, budgets[i])
+		pkg, err := contextpack.AssembleFor(r.Context(), s.eng, reqs[i], q, budgets[i])
 		if err != nil {
 			return nil, at(field, i, err)
 		}
@@ -85,6 +85,26 @@ func (s *server) ground(w http.ResponseWriter, r *http.Request) error {
 		em, id = s.eng, e.Info().ID()
 	}
 	res, err := ground.Check(r.Context(), em, id, reqs[0])
+	if err != nil {
+		return err
+	}
+	reply(w, http.StatusOK, res)
+	return nil
+}
+
+// putAnswer stores an answer as verified for its request's package when
+// the groundedness check accepts it (mneme answer put).
+func (s *server) putAnswer(w http.ResponseWriter, r *http.Request) error {
+	reqs, err := requests[ground.AnswerRequest](r, "")
+	if err != nil {
+		return err
+	}
+	var em ground.Embedder
+	id := ""
+	if e := s.eng.Embedder(); e != nil {
+		em, id = s.eng, e.Info().ID()
+	}
+	res, err := ground.PutAnswer(r.Context(), s.eng, em, id, reqs[0], mneme.ScopeFrom(r.Context()).Reads())
 	if err != nil {
 		return err
 	}

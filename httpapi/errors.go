@@ -76,6 +76,16 @@ func reply(w http.ResponseWriter, status int, v any) {
 // readBody reads the whole request body under the configured limit. JSON
 // decoding would silently replace invalid UTF-8, so it is refused here.
 func readBody(r *http.Request) ([]byte, error) {
+	data, err := readRaw(r)
+	if err == nil && !utf8.Valid(data) {
+		return nil, mneme.Invalid("request body is not valid UTF-8: convert it to UTF-8 first")
+	}
+	return data, err
+}
+
+// readRaw reads the body within the size limit, its encoding unchecked
+// (ops checks it entry by entry, to name the field).
+func readRaw(r *http.Request) ([]byte, error) {
 	data, err := io.ReadAll(r.Body)
 	var mbe *http.MaxBytesError
 	switch {
@@ -84,8 +94,6 @@ func readBody(r *http.Request) ([]byte, error) {
 			Message: fmt.Sprintf("request body is over the limit of %s: send less at once (split a batch)", size(mbe.Limit))}
 	case err != nil:
 		return nil, mneme.Invalid("cannot read the request body: %v", err)
-	case !utf8.Valid(data):
-		return nil, mneme.Invalid("request body is not valid UTF-8: convert it to UTF-8 first")
 	}
 	return data, nil
 }

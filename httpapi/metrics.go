@@ -37,10 +37,11 @@ type metrics struct {
 	requests map[[3]string]uint64 // route, method, code
 	latency  map[string]*histogram
 	stages   map[string]*histogram
+	cache    map[[2]string]uint64 // kind, result (hit or miss)
 }
 
 func newMetrics() *metrics {
-	return &metrics{requests: map[[3]string]uint64{}, latency: map[string]*histogram{}, stages: map[string]*histogram{}}
+	return &metrics{requests: map[[3]string]uint64{}, latency: map[string]*histogram{}, stages: map[string]*histogram{}, cache: map[[2]string]uint64{}}
 }
 
 func (m *metrics) observeRequest(route, method string, status int, d time.Duration) {
@@ -55,6 +56,17 @@ func (m *metrics) observeStage(stage string, d time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	hist(m.stages, stage).observe(d.Seconds())
+}
+
+// observeCache is the engine's cache observer: one lookup of kind.
+func (m *metrics) observeCache(kind string, hit bool) {
+	result := "miss"
+	if hit {
+		result = "hit"
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cache[[2]string{kind, result}]++
 }
 
 func hist(hs map[string]*histogram, key string) *histogram {
@@ -92,6 +104,15 @@ func (m *metrics) write(b *strings.Builder) {
 		fmt.Fprintf(b, "mneme_http_requests_total{route=%s,method=%s,code=%s} %d\n", quote(k[0]), quote(k[1]), quote(k[2]), m.requests[k])
 	}
 	writeHistograms(b, "mneme_http_request_duration_seconds", "route", "HTTP request duration by route pattern.", m.latency)
+	family(b, "mneme_cache_lookups_total", "counter", "Result cache lookups by kind and result (hit or miss).")
+	ckeys := make([][2]string, 0, len(m.cache))
+	for k := range m.cache {
+		ckeys = append(ckeys, k)
+	}
+	slices.SortFunc(ckeys, func(a, b [2]string) int { return slices.Compare(a[:], b[:]) })
+	for _, k := range ckeys {
+		fmt.Fprintf(b, "mneme_cache_lookups_total{kind=%s,result=%s} %d\n", quote(k[0]), quote(k[1]), m.cache[k])
+	}
 	writeHistograms(b, "mneme_recall_stage_duration_seconds", "stage", "Recall stage duration (embed, search, feedback, rank, expand).", m.stages)
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/httpapi"
+	"github.com/mneme-ai/mneme/ops"
 	"github.com/mneme-ai/mneme/quality"
 )
 
@@ -132,6 +133,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"QualityReport": quality.Report{}, "QualityStage": quality.Stage{}, "QualityLanes": quality.Lanes{}, "QualityScores": quality.Scores{},
 		"QualitySummary": quality.Summary{}, "QualityContext": quality.Context{}, "QualityGround": quality.Ground{},
 		"SummarizeRequest": consolidate.Request{}, "SummarizeResponse": consolidate.Response{}, "UsedFilters": consolidate.UsedFilters{},
+		"OpsBatch": ops.Batch{}, "OpsEntry": ops.Entry{}, "OpsResult": ops.Result{}, "OpsPage": ops.Page{}, "OpsItem": ops.Item{},
 		"PromoteRequest": mneme.PromoteRequest{}, "PromoteResult": mneme.PromoteResult{}, "Promotion": mneme.Promotion{}, "PromotedFrom": mneme.PromotedFrom{},
 	}
 	for name, v := range httpapi.BodyTypes {

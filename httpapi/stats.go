@@ -1,6 +1,10 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/mneme-ai/mneme/cache"
+)
 
 // healthReply is the body of GET /v1/health: no counts, since anyone may
 // ask (GET /v1/stats and the MCP health resource count, for a token).
@@ -26,6 +30,20 @@ func (s *server) stats(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	st, err := s.eng.Stats(r.Context())
+	if err != nil {
+		return err
+	}
+	reply(w, http.StatusOK, st)
+	return nil
+}
+
+// cacheStats counts the cached results by kind (cache.StatsOf): the cache
+// spans every project, so only a token for all of them may ask.
+func (s *server) cacheStats(w http.ResponseWriter, r *http.Request) error {
+	if _, err := params(r); err != nil {
+		return err
+	}
+	st, err := cache.StatsOf(r.Context(), s.eng)
 	if err != nil {
 		return err
 	}

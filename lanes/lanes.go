@@ -51,6 +51,7 @@ type Facts struct {
 	Minilm   bool // the embedder is the built-in model
 	Shared   bool // the store is the shared (postgres) store
 	LLM      bool // an LLM is configured
+	Cache    bool // the result cache is on
 }
 
 // spec is a lane: a failed blocking check makes it unavailable, a failed
@@ -82,6 +83,8 @@ var specs = []spec{
 		degrading: []string{"indexes", "vector-column"}, required: func(f Facts) bool { return f.Shared }},
 	{id: "model", own: "model", blocking: []string{"model"}, required: func(f Facts) bool { return f.Minilm }},
 	{id: "code", own: "code", blocking: []string{"config", "code"}, required: func(Facts) bool { return false }},
+	{id: "cache", own: "cache", blocking: append(slices.Clone(store), "cache"), required: func(f Facts) bool { return f.Cache }},
+	{id: "ops", own: "database", blocking: store, degrading: []string{"lexical-index", "indexes", "disk-space"}, required: always},
 }
 
 // IDs are the lanes' ids, in report order.

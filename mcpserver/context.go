@@ -15,11 +15,15 @@ import (
 type contextInput struct {
 	recallInput
 	Budget *int `json:"budget,omitempty" jsonschema:"tokens (cl100k_base), 50 to 100000 (default 1500)"`
+	// A verified answer (mneme answer put) is returned for the same token
+	// and answer scope.
+	VerificationToken *string `json:"verification_token,omitempty" jsonschema:"of a verified answer"`
+	AnswerScope       string  `json:"answer_scope,omitempty" jsonschema:"provider/model/version"`
 }
 
 func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in contextInput) (*mcp.CallToolResult, *contextpack.Package, error) {
 	r, err := in.request()
-	req := contextpack.Request{RecallRequest: r}
+	req := contextpack.Request{RecallRequest: r, VerificationToken: in.VerificationToken, AnswerScope: in.AnswerScope}
 	if err == nil && in.Budget != nil {
 		err = contextpack.CheckBudget(*in.Budget)
 		req.Budget = contextpack.Budget(*in.Budget)
@@ -43,6 +47,9 @@ func promptText(pkg *contextpack.Package) string {
 	text := cmp.Or(pkg.Text, "no memories match")
 	if pkg.Degraded {
 		text += "\n(degraded: " + pkg.DegradedReason + ")"
+	}
+	if v := pkg.VerifiedAnswer; v != nil && v.Status == mneme.CacheHit {
+		text += "\n\nverified answer (" + v.Scope.String() + "):\n" + v.Answer
 	}
 	return text
 }

@@ -11,10 +11,6 @@ import (
 	"github.com/mneme-ai/mneme"
 )
 
-// opsReserve is room kept in the default budget for the ops tool (issue
-// 23), until it is one of DefaultTools.
-const opsReserve = 250
-
 // TestDefaultToolsBudget lists the tools of a server with the default
 // configuration through a real client and fails when their definitions
 // cost more than DefaultToolsBudget tokens; -v prints each tool's cost.
@@ -43,9 +39,6 @@ func TestDefaultToolsBudget(t *testing.T) {
 		t.Logf("%-12s %4d tokens", tool.Name, Cost(tool))
 	}
 	budget := DefaultToolsBudget
-	if !slices.Contains(DefaultTools, "ops") {
-		budget -= opsReserve
-	}
 	t.Logf("default set: %d tokens (cl100k_base), budget %d", total, budget)
 	slices.Sort(names)
 	want := slices.Sorted(slices.Values(DefaultTools))

@@ -46,6 +46,8 @@ type recallInput struct {
 	Explain           bool               `json:"explain,omitempty" mcp:"option"`
 	Report            bool               `json:"report,omitempty" mcp:"option"`
 	IncludeSuperseded bool               `json:"include_superseded,omitempty" mcp:"option"`
+	Session           string             `json:"session,omitempty" mcp:"option"`
+	Run               string             `json:"run,omitempty" mcp:"option"`
 }
 
 type timeRange struct {
@@ -57,7 +59,8 @@ type timeRange struct {
 func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
-		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, NoFeedback: in.NoFeedback, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded}
+		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, NoFeedback: in.NoFeedback, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded,
+		Session: in.Session, Run: in.Run}
 	var tr timeRange
 	if in.TimeRange != nil {
 		tr = *in.TimeRange
@@ -99,6 +102,7 @@ type recallOutput struct {
 	HeldBack       int               `json:"held_back,omitempty" jsonschema:"hits held back for want of evidence (no query word, meaning below the match floor) that would have ranked among the k; include_unmatched returns them"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	Feedback       []string          `json:"feedback,omitempty" jsonschema:"words of the best hits added to the query for a second search (no_feedback turns it off)"`
+	Cache          mneme.CacheStatus `json:"cache_status"`
 	TookMS         float64           `json:"took_ms"`
 	Report         *quality.Report   `json:"report,omitempty"`
 }
@@ -117,6 +121,8 @@ type usedFilters struct {
 	Tags      []string       `json:"tags,omitempty"`
 	AllTags   bool           `json:"all_tags,omitempty"`
 	Statuses  []mneme.Status `json:"statuses,omitempty"`
+	Session   string         `json:"session,omitempty"`
+	Run       string         `json:"run,omitempty"`
 	TimeRange *usedRange     `json:"time_range,omitempty"`
 	K         int            `json:"k"`
 	Mode      mneme.Mode     `json:"mode"`
@@ -144,9 +150,9 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, TookMS: res.TookMS, Report: res.Report,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
-			AllTags: fl.AllTags, Statuses: fl.Statuses, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
+			AllTags: fl.AllTags, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {
 		out.UsedFilters.TimeRange = &usedRange{Start: fl.Since, End: fl.Until}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/cache"
 )
 
 const tagsTemplate = "mneme://projects/{project}/tags"
@@ -23,6 +24,7 @@ func (s *server) addResources(srv *mcp.Server) {
 		{"mneme://projects", "The projects you may read, with their memory counts by type.", s.projects},
 		{"mneme://health", "The store, the embedder, the memory counts and the version.", s.health},
 		{"mneme://settings", "The effective configuration, secrets removed.", s.settings},
+		{"mneme://cache", "Cached results by kind: entries, TTL, hits and misses.", s.cacheStats},
 	} {
 		name := strings.TrimPrefix(r.uri, "mneme://")
 		srv.AddResource(&mcp.Resource{URI: r.uri, Name: name, Description: r.desc, MIMEType: "application/json"}, jsonResource(r.read))
@@ -125,4 +127,8 @@ func (s *server) settings(_ context.Context, req *mcp.ReadResourceRequest) (any,
 		return map[string]any{}, nil
 	}
 	return s.info.Settings, nil
+}
+
+func (s *server) cacheStats(ctx context.Context, _ *mcp.ReadResourceRequest) (any, error) {
+	return cache.StatsOf(ctx, s.eng)
 }

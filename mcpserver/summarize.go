@@ -16,6 +16,7 @@ type summarizeInput struct {
 	Until     string `json:"until" jsonschema:"end of the window, inclusive: RFC 3339, a date, an age like 1d, or now"`
 	Tags      list   `json:"tags,omitempty" jsonschema:"only memories with any of these tags: an array, or one string with commas"`
 	Kinds     list   `json:"kinds,omitempty" jsonschema:"only these kinds, like turn or handoff: an array, or one string with commas"`
+	Session   string `json:"session,omitempty" jsonschema:"only this session"`
 	Strategy  string `json:"strategy,omitempty" enum:"auto,extractive,abstractive" jsonschema:"extractive (the default: sentences copied from the memories, with dates), abstractive (the configured language model), or auto (the model when it answers)"`
 	MaxWords  *int   `json:"max_words,omitempty" jsonschema:"length of the summary in words, at most (1 to 2000, default 250)"`
 	Limit     *int   `json:"limit,omitempty" jsonschema:"memories summarized at most, oldest first (1 to 1000, default 50)"`
@@ -30,7 +31,7 @@ func (s *server) addSummarize(srv *mcp.Server) {
 }
 
 func (in *summarizeInput) request() (consolidate.Request, error) {
-	r := consolidate.Request{Since: in.Since, Until: in.Until, Tags: in.Tags, Kinds: in.Kinds, Strategy: consolidate.Strategy(in.Strategy)}
+	r := consolidate.Request{Since: in.Since, Until: in.Until, Tags: in.Tags, Kinds: in.Kinds, Session: in.Session, Strategy: consolidate.Strategy(in.Strategy)}
 	var err error
 	r.Project = pick(&err, f("project", in.Project), f("project_id", in.ProjectID))
 	if in.MaxWords != nil && err == nil {

@@ -73,6 +73,8 @@ type filterInput struct {
 type listInput struct {
 	filterInput
 	Statuses list   `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" jsonschema:"only these statuses, like validated,published (the reusable memories): an array, or one string with commas"`
+	Session  string `json:"session,omitempty" jsonschema:"only this session"`
+	Run      string `json:"run,omitempty" jsonschema:"only this run"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"records per page, 1 to 1000 (default 20)"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 }
@@ -118,6 +120,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	s.addPromote(srv)
 	s.addPrune(srv)
 	s.addCode(srv)
+	s.addOps(srv)
 }
 
 // add registers a tool with the input schema of In and no output schema:
@@ -206,6 +209,7 @@ func (in *filterInput) filter() (mneme.Filter, error) {
 func (s *server) list(ctx context.Context, _ *mcp.CallToolRequest, in listInput) (*mcp.CallToolResult, listPage, error) {
 	fl, err := in.filter()
 	fl.Statuses, fl.Clearance = statuses(in.Statuses), mneme.ScopeFrom(ctx).Reads()
+	fl.SessionID, fl.RunID = in.Session, in.Run
 	if in.Limit == 0 {
 		in.Limit = 20 // the CLI's default
 	}

@@ -8,14 +8,14 @@ import (
 )
 
 // AllTools are the tools mneme serves, in the order of tools/list.
-var AllTools = []string{"remember", "recall", "context", "get", "forget",
+var AllTools = []string{"remember", "recall", "context", "get", "forget", "ops",
 	"list", "update", "ground", "context_evidence", "summarize", "promote", "prune", "code_context"}
 
 // DefaultTools are the tools served when the configuration names none:
 // the ones an agent needs on most turns. Each tool's definition costs
 // every agent tokens on every turn (see ToolCosts), so the rest are
 // opt-in (mcp.tools in config.json).
-var DefaultTools = []string{"remember", "recall", "context", "get", "forget"}
+var DefaultTools = []string{"remember", "recall", "context", "get", "forget", "ops"}
 
 // SelectTools checks a choice of tools: "all", tool names, and "default"
 // for DefaultTools. None (nil) is DefaultTools; an empty list, or a name

@@ -41,6 +41,12 @@ func where(f mneme.Filter, a *args) string {
 	if f.Key != "" {
 		add("r.key = " + a.add(f.Key))
 	}
+	if f.SessionID != "" {
+		add("r.session_id = " + a.add(f.SessionID) + " AND r.session_id != ''") // != '': the partial index's condition
+	}
+	if f.RunID != "" {
+		add("r.run_id = " + a.add(f.RunID) + " AND r.run_id != ''")
+	}
 	if len(f.Statuses) > 0 {
 		statuses := make([]string, len(f.Statuses))
 		for i, st := range f.Statuses {

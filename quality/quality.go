@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -68,7 +69,9 @@ type Report struct {
 	Groundedness     *float64 `json:"groundedness,omitempty"`
 	Reasons          []string `json:"reasons"`
 	Degraded         bool     `json:"degraded"`
-	TookMS           float64  `json:"took_ms"`
+	// Cache is hit or miss for each kind of cached result consulted.
+	Cache  map[string]string `json:"cache,omitempty"`
+	TookMS float64           `json:"took_ms"`
 }
 
 // Stage is how long one stage took.
@@ -214,6 +217,9 @@ func (r *Report) Line() string {
 		stages[i] = s.Name + " " + strconv.FormatFloat(s.MS, 'f', 1, 64)
 	}
 	parts = append(parts, r.Kind+" "+strconv.FormatFloat(r.TookMS, 'f', 1, 64)+" ms ("+strings.Join(stages, ", ")+")")
+	if len(r.Cache) > 0 {
+		parts = append(parts, "cache "+cacheLine(r.Cache))
+	}
 	if c := r.Candidates; c != nil {
 		parts = append(parts, "candidates "+lanes(c))
 	}
@@ -256,3 +262,13 @@ func lanes(l *Lanes) string {
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+// cacheLine is kind=status pairs in order of kind.
+func cacheLine(st map[string]string) string {
+	kinds := make([]string, 0, len(st))
+	for k, v := range st {
+		kinds = append(kinds, k+" "+v)
+	}
+	sort.Strings(kinds)
+	return strings.Join(kinds, ", ")
+}

@@ -18,7 +18,7 @@ import (
 // from the records table whenever it is missing, stale or corrupt.
 const IndexFile = "lexical.idx"
 
-const lexicalMagic = "MNEMELEX\x02"
+const lexicalMagic = "MNEMELEX\x03"
 
 // lexical is a store's in-memory BM25 index and how far it has caught up.
 type lexical struct {
@@ -84,16 +84,14 @@ func (s *Store) loadLexical(ctx context.Context, tx *sql.Tx, first, last int64) 
 
 // docColumns are what the index needs of a record.
 const docColumns = `r.seq, r.title, r.text, r.tags, r.project, r.type, r.kind, r.status, r.sensitivity, r.key,
-	coalesce(r.expires_at, 0), r.event_at, r.created_at, ` + neighbourTurns
+	r.session_id, r.run_id, coalesce(r.expires_at, 0), r.event_at, r.created_at, ` + neighbourTurns
 
 // neighbourTurns is the text of the turns before and after r in its
 // session, never a secret one: their words say what a reply or a question
 // is about. Triggers log a turn's change as a change of its neighbours, so
-// this context stays current.
-//
-// p's session is stated non-empty, not left to follow from r's, so that the
-// partial index records_session serves the seek: without it a turn's
-// neighbours were found by scanning every record of its project.
+// this context stays current. Row values and the partial index's own
+// condition let each side seek in records_session: a session of n records
+// costs n seeks, not n scans of the project.
 const neighbourTurns = `coalesce((SELECT p.text FROM records p WHERE r.session_id != '' AND p.project = r.project
 	AND p.session_id = r.session_id AND p.session_id != '' AND p.sensitivity != 'secret'
 	AND (p.event_at, p.seq) < (r.event_at, r.seq)
@@ -144,7 +142,7 @@ func applyRows(ctx context.Context, tx *sql.Tx, ix *bm25.Index, query string, ar
 		var tags string
 		a := &d.Attrs
 		if err := rows.Scan(&d.Key, &d.Title, &d.Text, &tags, &a.Project, &a.Type, &a.Kind, &a.Status, &a.Sensitivity, &a.Key,
-			&a.Expires, &a.Event, &a.Created, &d.Context); err != nil {
+			&a.Session, &a.Run, &a.Expires, &a.Event, &a.Created, &d.Context); err != nil {
 			return err
 		}
 		if err := unmarshalTags(tags, &a.Tags); err != nil {

@@ -29,6 +29,12 @@ func where(f mneme.Filter) (string, []any) {
 	if f.Key != "" {
 		add("r.key = ?", f.Key)
 	}
+	if f.SessionID != "" {
+		add("r.session_id = ? AND r.session_id != ''", f.SessionID) // != '': the partial index's condition
+	}
+	if f.RunID != "" {
+		add("r.run_id = ? AND r.run_id != ''", f.RunID)
+	}
 	if len(f.Statuses) > 0 {
 		add("r.status IN ("+marks(len(f.Statuses))+")", anys(f.Statuses)...)
 	}

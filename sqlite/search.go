@@ -104,7 +104,7 @@ func unembedded(d derived, filter bm25.Filter, allowed *bm25.KeySet) int {
 
 // indexFilter translates a record filter into the index's terms.
 func indexFilter(f mneme.Filter) bm25.Filter {
-	out := bm25.Filter{Project: f.Project, Key: f.Key, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags}
+	out := bm25.Filter{Project: f.Project, Key: f.Key, Session: f.SessionID, Run: f.RunID, Kinds: f.Kinds, Tags: f.Tags, AllTags: f.AllTags}
 	for _, t := range f.Types {
 		out.Types = append(out.Types, string(t))
 	}

@@ -28,6 +28,9 @@ func runContext(a *app, args []string) error {
 	budget := fs.Int("budget", contextpack.DefaultBudget, fmt.Sprintf("token budget (cl100k_base tokens), %d to %d", contextpack.MinBudget, contextpack.MaxBudget))
 	qf.fieldFlag("budget")
 	ev := evidenceFlags(fs)
+	var token flagString
+	fs.Var(&token, "verification-token", "return the answer verified for this package with this token (mneme answer put); needs --answer-scope")
+	scope := fs.String("answer-scope", "", "provider/model/version of what wrote the verified answer")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -42,7 +45,7 @@ func runContext(a *app, args []string) error {
 	}
 	reqs, err := requests(a, &qf, pos, "no query given: mneme context \"what did we decide about the release\" --budget 1500",
 		func(query string) (contextpack.Request, error) {
-			return contextpack.Request{RecallRequest: qf.recallRequest(query), Budget: contextpack.Budget(*budget)}, contextpack.CheckBudget(*budget)
+			return contextpack.Request{RecallRequest: qf.recallRequest(query), Budget: contextpack.Budget(*budget), VerificationToken: token.value, AnswerScope: *scope}, contextpack.CheckBudget(*budget)
 		})
 	if err != nil {
 		return err
@@ -61,7 +64,7 @@ func runContext(a *app, args []string) error {
 	}
 	defer eng.Close()
 	for i, q := range queries {
-		pkg, err := contextpack.Assemble(a.ctx, eng, q, budgets[i])
+		pkg, err := contextpack.AssembleFor(a.ctx, eng, reqs[i], q, budgets[i])
 		if err != nil {
 			return atLine(err, qf.batch != "", i)
 		}
@@ -92,6 +95,11 @@ func (a *app) printPackage(req contextpack.Request, pkg *contextpack.Package) er
 		return nil
 	}
 	fmt.Fprintln(a.stdout, pkg.Text)
+	if v := pkg.VerifiedAnswer; v != nil && v.Status == mneme.CacheHit {
+		fmt.Fprintf(a.stdout, "\nverified answer (%s, package sha256 %s):\n%s\n", v.Scope, v.PackageSHA256, v.Answer)
+	} else if v != nil {
+		fmt.Fprintf(a.stderr, "no verified answer for this token, scope %s and package (sha256 %s)\n", v.Scope, v.PackageSHA256)
+	}
 	fmt.Fprintf(a.stderr, "%s, %d of %d tokens (%s), compression %.2f, %d dropped\n",
 		mneme.Plural(len(pkg.Citations), "memory", "memories"), pkg.TokensUsed, pkg.Budget, pkg.Tokenizer, pkg.CompressionRatio, len(pkg.Dropped))
 	if pkg.Report != nil {
@@ -122,3 +130,15 @@ func (e *evidenceOpts) check() error {
 	}
 	return e.t.Check()
 }
+
+// flagString is a string flag that tells "given empty" from "not given".
+type flagString struct{ value *string }
+
+func (f *flagString) String() string {
+	if f.value == nil {
+		return ""
+	}
+	return "(hidden)"
+}
+
+func (f *flagString) Set(s string) error { f.value = &s; return nil }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/cache"
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/sqlite"
 )
@@ -86,6 +87,7 @@ func (a *app) diagnose(deep bool) ([]check, error) {
 		}
 		checks = append(checks, states...)
 	}
+	checks = append(checks, cache.Check(a.ctx, eng))
 	if a.checkEmbedder(c, eng, add) {
 		checks[len(checks)-1].Absent = true
 	}

@@ -56,6 +56,8 @@ func facts(checks []check) lanes.Facts {
 			f.Shared = !c.Absent
 		case "llm":
 			f.LLM = !c.Absent
+		case "cache":
+			f.Cache = !c.Absent
 		}
 	}
 	return f
@@ -65,6 +67,13 @@ func facts(checks []check) lanes.Facts {
 // unavailable, or with strict when any check failed; a degraded lane does
 // not fail (the caller decides).
 func (a *app) report(checks []check, strict bool) error {
+	for i := range checks {
+		// The result cache is set up when it is on; off, or a store that
+		// keeps none, it is absent (its lane unavailable, nothing wrong).
+		if checks[i].Name == "cache" && checks[i].OK && !strings.HasPrefix(checks[i].Detail, "on,") {
+			checks[i].Absent = true
+		}
+	}
 	f := facts(checks)
 	if f.Minilm { // the model is required: not installed is a failure
 		for i := range checks {

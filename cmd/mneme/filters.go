@@ -10,6 +10,7 @@ import (
 // filterFlags are the record filters shared by recall, context and list.
 type filterFlags struct {
 	project, since, until, clearance string
+	session, run                     string
 	types, kinds, tags, statuses     listFlag
 	allTags, superseded              bool
 }
@@ -20,6 +21,8 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 	fs.Var(&f.kinds, "kind", "only this kind, like note or decision (repeatable)")
 	fs.Var(&f.tags, "tags", "only records with any of these tags (comma list)")
 	fs.Var(&f.statuses, "status", "only records with any of these statuses, like validated,published (the reusable ones)")
+	fs.StringVar(&f.session, "session", "", "only records of this session")
+	fs.StringVar(&f.run, "run", "", "only records of this run")
 	fs.BoolVar(&f.allTags, "all-tags", false, "require every tag in --tags, not any")
 	fs.StringVar(&f.since, "since", "", "only records that happened at or after this time (RFC 3339, a date, or an age like 7d)")
 	fs.StringVar(&f.until, "until", "", "only records that happened at or before this time")
@@ -29,7 +32,7 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 
 func (f *filterFlags) filter(now time.Time) (mneme.Filter, error) {
 	out := mneme.Filter{Project: f.project, Kinds: f.kinds, Tags: f.tags, AllTags: f.allTags,
-		IncludeSuperseded: f.superseded, Clearance: mneme.Sensitivity(f.clearance)}
+		SessionID: f.session, RunID: f.run, IncludeSuperseded: f.superseded, Clearance: mneme.Sensitivity(f.clearance)}
 	for _, t := range f.types {
 		out.Types = append(out.Types, mneme.Type(t))
 	}

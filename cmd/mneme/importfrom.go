@@ -3,10 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/hook"
 	"github.com/mneme-ai/mneme/importers"
 )
 
@@ -21,9 +23,19 @@ type importFromOutput struct {
 // importFrom reads another memory tool's file or folder (path) in format
 // and imports its records: every one is checked before the first write.
 func (a *app) importFrom(format, path, project string, opts mneme.WriteOptions) error {
+	if _, ok := hook.Transcripts[format]; ok { // an agent's transcript, mapped as the hooks map it
+		if project != "" {
+			return mneme.Invalid("--project does not go with --from %s: the hooks' configuration names the project", format)
+		}
+		data, err := a.readLines(path)
+		if err != nil {
+			return err
+		}
+		return a.importTranscript(format, data)
+	}
 	f, ok := importers.Lookup(format)
 	if !ok {
-		return mneme.Invalid("--from %q is not known: use one of %s", mneme.Clip(format), strings.Join(importers.Names(), ", "))
+		return mneme.Invalid("--from %q is not known: use one of %s", mneme.Clip(format), strings.Join(fromFormats(), ", "))
 	}
 	if project == "" {
 		project = mneme.DefaultProject
@@ -75,4 +87,15 @@ func (a *app) importFrom(format, path, project string, opts mneme.WriteOptions) 
 	fmt.Fprintf(a.stdout, "imported %s from %s (%s): %d inserted, %d updated, %d unchanged\n",
 		mneme.Plural(out.Records, "memory", "memories"), format, strings.Join(parts, ", "), res.Inserted, res.Updated, res.SkippedDuplicates)
 	return nil
+}
+
+// fromFormats are the formats --from reads: other memory tools' exports
+// (package importers) and agents' transcripts (package hook).
+func fromFormats() []string {
+	names := importers.Names()
+	for n := range hook.Transcripts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }

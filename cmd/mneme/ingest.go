@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/internal/relpath"
 	"github.com/mneme-ai/mneme/internal/walk"
 )
 
@@ -69,8 +70,9 @@ func runIngest(a *app, args []string) error {
 			skipped = append(skipped, walk.Skip{Path: f.Path, Reason: "unreadable"})
 			continue
 		}
-		sources = append(sources, mneme.SourceFile{URI: f.Path, Data: data})
-		seen[f.Path] = true
+		uri := relpath.Source(f.Path, f.Root) // stored relative: no home directory in memory
+		sources = append(sources, mneme.SourceFile{URI: uri, Data: data})
+		seen[uri] = true
 	}
 	eng, err := a.open(config.Writes)
 	if err != nil {
@@ -113,8 +115,12 @@ func (a *app) syncRemoved(eng *mneme.Engine, project string, paths []string, see
 		if err != nil {
 			return 0, deleted, mneme.Invalid("%s: %v", p, err)
 		}
-		if st, err := os.Stat(abs); err == nil && st.IsDir() {
-			prefixes = append(prefixes, strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator))
+		if st, err := os.Stat(abs); err == nil && st.IsDir() { // the stored form of the directory (see relpath.Source)
+			prefix := relpath.Source(abs, abs) + "/"
+			if root, ok := relpath.RepoRoot(abs); ok && root == abs {
+				prefix = "" // the repository's root: every document of it
+			}
+			prefixes = append(prefixes, prefix)
 		}
 	}
 	docs, chunks, err := eng.Sync(a.ctx, project, prefixes, seen)

@@ -27,7 +27,8 @@ func TestMessages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := mneme(t, home, "", "recall", "deploy key", "--embedder", "hash")
+	// New queries: the one above is answered from the result cache, which reads no index.
+	r := mneme(t, home, "", "recall", "deploy key rotation", "--embedder", "hash")
 	logLine := regexp.MustCompile(`(?m)^\d{4}/\d\d/\d\d |level=|WARN `)
 	if r.code != 0 || logLine.MatchString(r.stderr) || !strings.Contains(r.stderr, "note: vector index snapshot unusable; rebuilding: ") {
 		t.Errorf("damaged snapshot: exit %d, stderr %q", r.code, r.stderr)
@@ -35,7 +36,7 @@ func TestMessages(t *testing.T) {
 	for _, name := range []string{"vectors.idx", "lexical.idx"} {
 		os.WriteFile(filepath.Join(home, name), []byte("not a snapshot"), 0o600)
 	}
-	r = mneme(t, home, "", "recall", "deploy key", "--embedder", "hash", "--json")
+	r = mneme(t, home, "", "recall", "deploy key mondays", "--embedder", "hash", "--json")
 	if r.code != 0 || !strings.Contains(r.stderr, `{"warning":{"code":"WINDEX","message":"vector index snapshot unusable; rebuilding: `) {
 		t.Errorf("damaged snapshot, --json: exit %d, stderr %q", r.code, r.stderr)
 	}

@@ -27,6 +27,7 @@ func runSummarize(a *app, args []string) error {
 	fs.StringVar(&req.Since, "since", "", "start of the window (RFC 3339, a date, an age like 7d, or now)")
 	fs.StringVar(&req.Until, "until", "", "end of the window, inclusive")
 	fs.Var(&tags, "tags", "only records with any of these tags (comma list)")
+	fs.StringVar(&req.Session, "session", "", "only this session's records: the session's summary")
 	fs.Var(&kinds, "kind", "only records of this kind, like turn or handoff (repeatable)")
 	fs.StringVar(&strategy, "strategy", "extractive", "extractive (sentences copied from the records), abstractive (the configured LLM) or auto (the LLM when it answers)")
 	maxWords := fs.Int("max-words", consolidate.DefaultMaxWords, "length of the summary in words, at most")

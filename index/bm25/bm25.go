@@ -43,6 +43,7 @@ type Doc struct {
 // Attrs are the filterable attributes of a document.
 type Attrs struct {
 	Project, Type, Kind, Status, Sensitivity, Key string
+	Session, Run                                  string
 	Tags                                          []string
 	Expires                                       int64 // Unix nanoseconds; 0: never
 	Event                                         int64 // occurred_at, else created_at
@@ -77,6 +78,7 @@ type plist struct {
 
 type attrs struct {
 	project, typ, kind, status, sens, key uint32
+	session, run                          uint32
 	tagOff, tagLen                        uint32 // the document's tags: Index.tags[tagOff:tagOff+tagLen]
 	expires, event, created               int64
 }

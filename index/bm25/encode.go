@@ -11,7 +11,7 @@ import (
 )
 
 // magic starts an encoded index; the last byte is the format version.
-const magic = "MNEMEBM25\x03"
+const magic = "MNEMEBM25\x04"
 
 // The format is built for loading without decoding: after a small header and
 // the interned strings, every array is stored as-is (little-endian, 8-byte
@@ -24,7 +24,7 @@ const magic = "MNEMEBM25\x03"
 //	tag arena [tags]uint32, padding
 //	terms: u32 length + bytes, u64 postings count n, padding to 4,
 //	       docs [n]uint32, tfs [n]float32
-const attrsSize = 56
+const attrsSize = 64
 
 func init() {
 	if unsafe.Sizeof(attrs{}) != attrsSize {
@@ -92,7 +92,7 @@ func Decode(data []byte) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	nstr, ndocs, ntags, nterms := d.Count(4), d.Count(68), d.Count(4), d.Count(8)
+	nstr, ndocs, ntags, nterms := d.Count(4), d.Count(8+4+attrsSize), d.Count(4), d.Count(8)
 	ix := New()
 	for range nstr {
 		ix.strs.id(string(d.Take(int(d.U32()))))
@@ -110,7 +110,7 @@ func Decode(data []byte) (*Index, error) {
 	ix.alive = make([]bool, ndocs)
 	for n := range ndocs {
 		a := &ix.attrs[n]
-		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key} {
+		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key, a.session, a.run} {
 			if v >= uint32(nstr) {
 				d.Fail()
 			}

@@ -9,6 +9,7 @@ import (
 // Filter restricts a search. Zero values do not restrict.
 type Filter struct {
 	Project, Key       string
+	Session, Run       string
 	Types, Kinds       []string
 	Statuses           []string // any of
 	Tags               []string
@@ -33,15 +34,15 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 		}
 		return out, len(out) > 0
 	}
-	var project, key uint32
-	if f.Project != "" {
-		if project, ok = id(f.Project); !ok {
-			return nil, false
-		}
-	}
-	if f.Key != "" {
-		if key, ok = id(f.Key); !ok {
-			return nil, false
+	var project, key, session, run uint32
+	for _, one := range []struct {
+		want string
+		out  *uint32
+	}{{f.Project, &project}, {f.Key, &key}, {f.Session, &session}, {f.Run, &run}} {
+		if one.want != "" {
+			if *one.out, ok = id(one.want); !ok {
+				return nil, false
+			}
 		}
 	}
 	types, okT := ids(f.Types)
@@ -66,6 +67,8 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 			hasExSens && a.sens == exSens,
 			f.Now != 0 && a.expires != 0 && a.expires <= f.Now,
 			f.Key != "" && a.key != key,
+			f.Session != "" && a.session != session,
+			f.Run != "" && a.run != run,
 			f.CreatedBefore != 0 && a.created >= f.CreatedBefore,
 			len(types) > 0 && !slices.Contains(types, a.typ),
 			len(kinds) > 0 && !slices.Contains(kinds, a.kind),
@@ -106,7 +109,7 @@ func (in *interner) id(s string) uint32 {
 func (ix *Index) attrsOf(a Attrs) attrs {
 	in := &ix.strs
 	out := attrs{project: in.id(a.Project), typ: in.id(a.Type), kind: in.id(a.Kind), status: in.id(a.Status),
-		sens: in.id(a.Sensitivity), key: in.id(a.Key), expires: a.Expires, event: a.Event, created: a.Created,
+		sens: in.id(a.Sensitivity), key: in.id(a.Key), session: in.id(a.Session), run: in.id(a.Run), expires: a.Expires, event: a.Event, created: a.Created,
 		tagOff: uint32(len(ix.tags)), tagLen: uint32(len(a.Tags))}
 	for _, t := range a.Tags {
 		ix.tags = append(ix.tags, in.id(t))

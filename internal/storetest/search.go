@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -92,6 +93,84 @@ func testSearchFilters(t *testing.T, f *fixture) {
 				}
 			}
 		})
+	}
+}
+
+// testSessionRunFilters checks that session and run select records in
+// List and in each of recall's lanes, and that the two intersect.
+func testSessionRunFilters(t *testing.T, f *fixture) {
+	em := withEmbedder(t, f, 16)
+	recs := []*mneme.Record{
+		{Text: "flaky test retried with a longer timeout", Type: mneme.Episodic, SessionID: "s1", RunID: "r1"},
+		{Text: "flaky test quarantined", Type: mneme.Episodic, SessionID: "s1", RunID: "r2"},
+		{Text: "flaky test fixed by seeding the clock", Type: mneme.Episodic, SessionID: "s2", RunID: "r1"},
+		{Text: "flaky test noted", Type: mneme.Episodic},
+	}
+	if _, err := f.eng.Remember(f.ctx, recs, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	vec, err := em.Embed(f.ctx, []string{"flaky test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		filter mneme.Filter
+		want   []int
+	}{
+		{"none", mneme.Filter{}, []int{0, 1, 2, 3}},
+		{"session", mneme.Filter{SessionID: "s1"}, []int{0, 1}},
+		{"run", mneme.Filter{RunID: "r1"}, []int{0, 2}},
+		{"session and run", mneme.Filter{SessionID: "s1", RunID: "r1"}, []int{0}},
+		{"session miss", mneme.Filter{SessionID: "s9"}, nil},
+		{"run of another session", mneme.Filter{SessionID: "s2", RunID: "r2"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var want []string
+			for _, i := range c.want {
+				want = append(want, recs[i].ID)
+			}
+			fl := f.filter(c.filter)
+			listed, _, err := f.eng.List(f.ctx, fl, 100, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range listed {
+				if !fl.Match(r) {
+					t.Fatalf("listed %s does not pass the reference filter", r.ID)
+				}
+			}
+			sameIDs(t, "list", listed, want)
+			for lane, q := range map[string]mneme.CandidateQuery{
+				"lexical": {Terms: []string{"flaky"}, K: 10, Filter: fl},
+				"vector":  {Vector: vec[0], K: 10, Filter: fl},
+			} {
+				got, err := f.eng.Store().Candidates(f.ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var found []*mneme.Record
+				for _, c := range got.List {
+					found = append(found, c.Record)
+				}
+				sameIDs(t, lane, found, want)
+			}
+		})
+	}
+}
+
+// sameIDs fails unless recs are the records with ids want, in any order.
+func sameIDs(t *testing.T, what string, recs []*mneme.Record, want []string) {
+	t.Helper()
+	got := make([]string, 0, len(recs))
+	for _, r := range recs {
+		got = append(got, r.ID)
+	}
+	sort.Strings(got)
+	want = slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, want) {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
 	}
 }
 

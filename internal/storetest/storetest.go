@@ -23,6 +23,7 @@ const (
 	Search    Role = "search"    // mneme.SearchStore: both lanes under filters
 	Documents Role = "documents" // mneme.DocumentStore
 	Vectors   Role = "vectors"   // mneme.VectorStore: the home's embedder, vectors, cache, pending embedding (and mneme.PendingStore)
+	Cache     Role = "cache"     // mneme.CacheStore: result cache entries and write generations
 )
 
 var suites = map[Role]map[string]func(*testing.T, *fixture){
@@ -55,6 +56,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"FilteredTopK":    testFilteredTopK,
 		"StatusTopK":      testStatusTopK,
 		"Filters":         testSearchFilters,
+		"SessionRun":      testSessionRunFilters,
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,
 		"UnembeddedCount": testUnembeddedCount,
@@ -78,12 +80,18 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"StaleVector":       testStaleVector,
 		"Notes":             testNotes,
 	},
+	Cache: {
+		"Entries":     testCacheEntries,
+		"Prune":       testCachePrune,
+		"Generations": testCacheGenerations,
+		"Recall":      testCacheRecall,
+	},
 }
 
 // Run runs the suite of each role named, every role without one.
 func Run(t *testing.T, open Opener, roles ...Role) {
 	if len(roles) == 0 {
-		roles = []Role{Records, Search, Documents, Vectors}
+		roles = []Role{Records, Search, Documents, Vectors, Cache}
 	}
 	for _, role := range roles {
 		tests := suites[role]

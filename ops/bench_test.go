@@ -1,0 +1,78 @@
+package ops_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/ops"
+	"github.com/mneme-ai/mneme/sqlite"
+)
+
+// batch is a session's first 100 rows: the session and 99 tool calls.
+func batch(session string, n int, at time.Time) ops.Batch {
+	b := ops.Batch{Entries: []ops.Entry{{Kind: ops.KindSession, Session: session, Host: "claude-code", Started: &at}}}
+	ok := true
+	for i := range n - 1 {
+		t := at.Add(time.Duration(i+1) * time.Second)
+		b.Entries = append(b.Entries, ops.Entry{Kind: ops.KindToolCall, Session: session, At: &t, Tool: "Bash",
+			Input: fmt.Sprintf("go test -run TestCase%d ./pkg/...", i), Outcome: "ok: 12 tests passed", DurationMS: 840, Success: &ok})
+	}
+	return b
+}
+
+// BenchmarkWrite100 writes batches of 100 rows into a SQLite home (budget:
+// 20 ms a batch), without an embedder and with the hash embedder.
+func BenchmarkWrite100(b *testing.B) {
+	for _, name := range []string{"no-embedder", "hash-embedder"} {
+		b.Run(name, func(b *testing.B) {
+			s, err := sqlite.Open(context.Background(), b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var opts []mneme.Option
+			if name == "hash-embedder" {
+				em, _ := hash.New(256)
+				opts = append(opts, mneme.WithEmbedder(em))
+			}
+			eng := mneme.NewEngine(s, opts...)
+			defer eng.Close()
+			at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := ops.Write(context.Background(), eng, batch(fmt.Sprint("s", i), 100, at)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRead10k reads a session's timeline of 10,000 rows from a
+// SQLite home (budget: 50 ms).
+func BenchmarkRead10k(b *testing.B) {
+	eng := open(b)
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	for i := range 10 {
+		bt := batch("s1", 1000, at)
+		if i > 0 {
+			bt.Entries = bt.Entries[1:] // the session exists
+			for j := range bt.Entries {
+				bt.Entries[j].Input += fmt.Sprint(" #", i)
+			}
+		}
+		if _, err := ops.Write(context.Background(), eng, bt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		page, err := ops.Read(context.Background(), eng, ops.Query{Session: "s1"})
+		if err != nil || len(page.Entries) < 9990 {
+			b.Fatalf("%d entries, %v", len(page.Entries), err)
+		}
+	}
+}

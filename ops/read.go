@@ -1,0 +1,116 @@
+package ops
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// Query selects entries. Session and run intersect; Kinds is any of.
+type Query struct {
+	Project      string
+	Session, Run string
+	Kinds        []string
+	Since, Until *time.Time // on when the entry happened, inclusive
+	// History includes the earlier versions of sessions and runs that a
+	// later entry superseded.
+	History bool
+	Limit   int // at most this many, the latest kept; 0: DefaultLimit
+}
+
+// DefaultLimit caps a read that names no limit.
+const DefaultLimit = 10000
+
+// Item is an entry as stored: its record's id and project, and whether a
+// later version replaced it (a session's or run's history).
+type Item struct {
+	ID         string `json:"id"`
+	Project    string `json:"project"`
+	Superseded bool   `json:"superseded,omitempty"`
+	Entry
+}
+
+// Page is a read's answer: the entries in the order they happened.
+type Page struct {
+	Entries   []Item `json:"entries"`
+	Truncated bool   `json:"truncated"` // more entries passed the query than Limit
+}
+
+// Check validates q as Read would.
+func (q *Query) Check() error {
+	for _, k := range q.Kinds {
+		if !slices.Contains(Kinds, k) {
+			return mneme.Invalid("kind %q is not an ops kind: use %s", mneme.Clip(k), strings.Join(Kinds, ", "))
+		}
+	}
+	if q.Limit < 0 || q.Limit > 100000 {
+		return mneme.Invalid("limit %d is out of range: use 1 to 100000", q.Limit)
+	}
+	f := q.filter(time.Time{})
+	return f.Check()
+}
+
+// filter is the record filter q reads through.
+func (q *Query) filter(now time.Time) mneme.Filter {
+	// No tag filter: the kinds and the meta's "ops" key (fromRecord) say
+	// what is an entry, and a tag join would cost a read its index seek.
+	f := mneme.Filter{Project: q.Project, SessionID: q.Session, RunID: q.Run,
+		Since: q.Since, Until: q.Until, IncludeSuperseded: q.History, Now: now}
+	kinds := q.Kinds
+	if len(kinds) == 0 {
+		kinds = Kinds
+	}
+	for _, k := range kinds {
+		f.Kinds = append(f.Kinds, recordKind(k))
+	}
+	return f
+}
+
+// Read returns the entries q selects, oldest first (a session's timeline),
+// through the Engine, so the caller's scope applies.
+func Read(ctx context.Context, eng *mneme.Engine, q Query) (Page, error) {
+	if err := q.Check(); err != nil {
+		return Page{}, err
+	}
+	limit := cmp.Or(q.Limit, DefaultLimit)
+	f := q.filter(eng.Now())
+	f.Clearance = mneme.ScopeFrom(ctx).Reads()
+	out := Page{Entries: []Item{}}
+	err := eng.Each(ctx, f, func(r *mneme.Record) error { // newest first
+		if len(out.Entries) == limit {
+			out.Truncated = true
+			return errStop
+		}
+		if it, ok := fromRecord(r); ok {
+			out.Entries = append(out.Entries, it)
+		}
+		return nil
+	})
+	if err != nil && err != errStop {
+		return Page{}, err
+	}
+	// Written in the order they happened, entries come newest first: the
+	// reverse is usually sorted already, which is cheaper to check than
+	// to sort.
+	slices.Reverse(out.Entries)
+	if !slices.IsSortedFunc(out.Entries, byTime) {
+		slices.SortStableFunc(out.Entries, byTime)
+	}
+	return out, nil
+}
+
+// byTime orders a timeline: by when, then the session before its runs
+// before what happened in them, then by id.
+func byTime(a, b Item) int {
+	return cmp.Or(a.At.Compare(*b.At), rank(a.Kind)-rank(b.Kind), strings.Compare(a.ID, b.ID))
+}
+
+// rank orders entries that happened at the same instant: the session
+// first, then its runs, then what happened in them.
+func rank(kind string) int { return slices.Index(Kinds, kind) }
+
+var errStop = mneme.Invalid("stop")

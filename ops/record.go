@@ -1,0 +1,133 @@
+package ops
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// recordKind is the record kind an entry kind is stored as.
+func recordKind(kind string) string {
+	if kind == KindPrompt {
+		return "turn"
+	}
+	return kind
+}
+
+// toRecord is e as an episodic record of project at now. Sessions and
+// runs carry a key, so each update supersedes the last (history kept).
+func toRecord(e *Entry, project string, now time.Time) *mneme.Record {
+	at := now
+	switch {
+	case e.At != nil:
+		at = *e.At
+	case e.Kind == KindSession && e.Started != nil:
+		at = *e.Started
+	}
+	at = at.UTC()
+	r := &mneme.Record{Project: project, Type: mneme.Episodic, Kind: recordKind(e.Kind), Text: text(e),
+		Tags: []string{Tag}, OccurredAt: &at, SessionID: e.Session, RunID: e.Run, Meta: meta(e)}
+	switch e.Kind {
+	case KindSession:
+		r.Key, r.Title = "ops:session:"+e.Session, "Session "+e.Session
+		if e.Host != "" {
+			r.Tags = append(r.Tags, e.Host)
+		}
+	case KindRun:
+		r.Key, r.Title = "ops:run:"+e.Run, "Run "+e.Run
+	case KindPrompt:
+		r.Speaker = "user"
+	}
+	return r
+}
+
+// meta is e's typed fields as the record's meta, under "ops": the kind.
+func meta(e *Entry) json.RawMessage {
+	typed := *e
+	typed.Kind, typed.Session, typed.Run, typed.At, typed.Text = "", "", "", nil, ""
+	b, _ := json.Marshal(typed) // strings, numbers and times: always encodes
+	// Kind is Entry's first field and never omitted: "ops" takes its place.
+	return json.RawMessage(fmt.Sprintf(`{"ops":%q`, e.Kind) + strings.TrimPrefix(string(b), `{"kind":""`))
+}
+
+// text is what recall searches for e. Every entry but a session's names
+// its session (and run), so the same tool call in two sessions is two
+// records, and repeated in one session is one.
+func text(e *Entry) string {
+	var s string
+	switch e.Kind {
+	case KindSession:
+		s = fmt.Sprintf("Session %s (%s)", e.Session, e.Host)
+		if e.Repo != "" {
+			s += " in " + e.Repo
+		}
+		if e.Ended != nil {
+			s += ", ended"
+		}
+		if e.Summary != "" {
+			s += ": " + e.Summary
+		}
+		return s
+	case KindRun:
+		s = "Run"
+		if e.Goal != "" {
+			s += " " + e.Goal
+		}
+		if e.Status != "" {
+			s += ": " + e.Status
+		}
+	case KindToolCall:
+		s = e.Tool
+		if e.Input != "" {
+			s += ": " + e.Input
+		}
+		if e.Outcome != "" {
+			s += " -> " + e.Outcome
+		}
+	case KindArtifact:
+		s = "Artifact " + e.Path
+		if e.ArtifactKind != "" {
+			s += " (" + e.ArtifactKind + ")"
+		}
+	case KindValidation:
+		s = fmt.Sprintf("Validation %s: %s", e.Check, e.Status)
+	case KindRoute:
+		s = fmt.Sprintf("Route %s: %s", e.RouteKind, e.Choice)
+		if e.Reason != "" {
+			s += " (" + e.Reason + ")"
+		}
+	case KindPrompt:
+		s = e.Text
+	}
+	return s + suffix(e.Session, e.Run)
+}
+
+// suffix names an entry's session and run at the end of its text.
+func suffix(session, run string) string {
+	if run != "" {
+		return fmt.Sprintf("\n[session %s, run %s]", session, run)
+	}
+	return fmt.Sprintf("\n[session %s]", session)
+}
+
+// fromRecord is the entry r stores, with its id.
+func fromRecord(r *mneme.Record) (Item, bool) {
+	var m struct {
+		Ops string `json:"ops"`
+		Entry
+	}
+	if json.Unmarshal(r.Meta, &m) != nil || m.Ops == "" || recordKind(m.Ops) != r.Kind {
+		return Item{}, false
+	}
+	e := m.Entry
+	e.Kind, e.Session, e.Run = m.Ops, r.SessionID, r.RunID
+	at := r.EventTime()
+	e.At = &at
+	if e.Kind == KindPrompt {
+		e.Text = strings.TrimSuffix(r.Text, suffix(r.SessionID, r.RunID))
+	}
+	return Item{ID: r.ID, Project: r.Project, Superseded: r.Status == mneme.Superseded, Entry: e}, true
+}
