@@ -105,11 +105,12 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 	return err
 }
 
-// embeddable returns the records that may be embedded: the non-secret ones.
+// embeddable returns the records to embed: the non-secret ones that do
+// not carry their vector already (an import's, see attachVectors).
 func embeddable(recs []*Record) []*Record {
 	var out []*Record
 	for _, r := range recs {
-		if r.Sensitivity != Secret {
+		if r.Sensitivity != Secret && r.Vector == nil {
 			out = append(out, r)
 		}
 	}

@@ -63,6 +63,10 @@ type WriteOptions struct {
 	// (a summary links to the sources it was made from, not to every
 	// source it once had).
 	ExactLinks bool
+	// Vectors are the vectors an import carries (export --vectors): the
+	// records they belong to are not embedded again when the embedder is
+	// the one they come from.
+	Vectors *CarriedVectors
 }
 
 // Remember stores recs in one transaction: dedupe by content, supersession by
@@ -99,6 +103,9 @@ func (e *Engine) Import(ctx context.Context, recs []*Record, opts WriteOptions) 
 		return WriteResult{}, err
 	}
 	if err := e.importable(ctx, recs); err != nil {
+		return WriteResult{}, err
+	}
+	if _, err := e.attachVectors(ctx, recs, opts.Vectors); err != nil {
 		return WriteResult{}, err
 	}
 	res, err := e.write(ctx, recs, ModeImport, opts)

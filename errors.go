@@ -33,6 +33,20 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Hint is a request field a message names, and the value that would do
 // ("" when any).
+// ErrorEnvelope is how an error is written as JSON: by the CLI with
+// --json (one line on stderr) and by the HTTP API.
+type ErrorEnvelope struct {
+	Error ErrorBody `json:"error"`
+}
+
+// ErrorBody is an error's code, message and hints (the request fields the
+// message names).
+type ErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hints   []Hint `json:"hints,omitempty"`
+}
+
 type Hint struct {
 	Field string `json:"field"`
 	Value string `json:"value,omitempty"`

@@ -246,3 +246,31 @@ func sumOfParts(s string) (float64, bool) {
 	}
 	return total, true
 }
+
+// FuzzDecodeExport: an export with documents and vectors decodes or is
+// refused as bad input (EINVALID, naming a line); a vector it accepts has
+// its embedder's dimension and finite values.
+func FuzzDecodeExport(f *testing.F) {
+	rec := `{"id":"01a21c1a-3713-70bf-8370-389d81e8f077","project":"kb","type":"semantic","text":"t","tags":[],"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","status":"active","sensitivity":"internal","content_hash":""}`
+	f.Add(rec + "\n" + `{"mneme_document":{"id":"01a21c1a-3711-70f1-8e4a-7733c2534d7c","project":"kb","uri":"docs/a.md","hash":"","chunks":1,"updated_at":"2026-01-01T00:00:00Z"}}`)
+	f.Add(rec + "\n" + `{"mneme_embedder":{"provider":"hash","model":"m","version":"1","dim":1}}` + "\n" + `{"mneme_vector":{"id":"01a21c1a-3713-70bf-8370-389d81e8f077","f32":"AACAPw=="}}`)
+	f.Add(`{"mneme_vector":{"id":"x","f32":"AAAA"}}`)
+	f.Add(`{"mneme_document":{},"mneme_embedder":{}}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _, x, err := mneme.DecodeExport([]byte(s))
+		wantInvalid(t, "DecodeExport", err)
+		if err != nil || x.Vectors == nil {
+			return
+		}
+		for id, v := range x.Vectors.ByID {
+			if len(v) != x.Vectors.Embedder.Dim {
+				t.Fatalf("vector %s has %d values for dimension %d", id, len(v), x.Vectors.Embedder.Dim)
+			}
+			for _, y := range v {
+				if math.IsNaN(float64(y)) || math.IsInf(float64(y), 0) {
+					t.Fatalf("vector %s holds %v", id, y)
+				}
+			}
+		}
+	})
+}

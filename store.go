@@ -133,10 +133,15 @@ type IntegrityChecker interface {
 
 // HealthCheck is one health check's outcome. A warning is a check that
 // passed with a caveat worth fixing (OK stays true).
+// Absent marks a capability that is not set up (no LLM configured, the
+// store is not the shared one): nothing is wrong (OK stays true), but the
+// lanes that rest on it are unavailable.
 type HealthCheck struct {
+	ID     string `json:"id,omitempty"` // set by doctor: the name, lower case, words joined by '-'
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
 	Warn   bool   `json:"warn,omitempty"`
+	Absent bool   `json:"absent,omitempty"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
 }

@@ -74,6 +74,7 @@ var routes = []route{
 	{"POST /v1/recall/batch", read, (*server).recallBatch},
 	{"POST /v1/context", read, (*server).context},
 	{"POST /v1/context/batch", read, (*server).contextBatch},
+	{"POST /v1/context/evidence", read, (*server).contextEvidence},
 	{"POST /v1/ground", read, (*server).ground},
 	{"POST /v1/answers", read, (*server).putAnswer},
 	{"POST /v1/summarize", write, (*server).summarize},

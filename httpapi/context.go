@@ -5,6 +5,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/evidence"
 	"github.com/mneme-ai/mneme/ground"
 )
 
@@ -56,6 +57,20 @@ func (s *server) contextAll(r *http.Request, field string) ([]contextpack.Respon
 		out[i] = contextpack.Response{ID: reqs[i].ID, Package: pkg}
 	}
 	return out, nil
+}
+
+// contextEvidence is the content-free evidence of a context package (mneme
+// context --evidence-export).
+func (s *server) contextEvidence(w http.ResponseWriter, r *http.Request) error {
+	reqs, err := requests[evidence.Request](r, "")
+	if err != nil {
+		return err
+	}
+	out, err := evidence.Build(r.Context(), s.eng, reqs[0], mneme.ScopeFrom(r.Context()).Reads())
+	if err == nil {
+		reply(w, http.StatusOK, out)
+	}
+	return err
 }
 
 // ground checks an answer against a context package (mneme ground).

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/evidence"
 	"github.com/mneme-ai/mneme/ground"
 )
 
@@ -34,4 +35,6 @@ var BodyTypes = map[string]any{
 	"Scope": scopeReply{}, "Tags": tagsReply{}, "Doctor": doctorReply{}, "RecentError": recentError{},
 	"Related": mneme.Related{}, "TagCount": mneme.TagCount{}, "HealthCheck": mneme.HealthCheck{},
 	"Citation": contextpack.Citation{}, "Dropped": contextpack.Dropped{}, "Stage": contextpack.Stage{},
+	"EvidenceRequest": evidence.Request{}, "EvidenceThresholds": evidence.Thresholds{}, "Evidence": evidence.Export{},
+	"EvidenceItem": evidence.Item{}, "EvidenceCounts": evidence.Counts{},
 }

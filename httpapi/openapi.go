@@ -15,3 +15,6 @@ func (s *server) openAPI(w http.ResponseWriter, r *http.Request) error {
 	_, err := w.Write(openAPIDoc)
 	return err
 }
+
+// OpenAPI is the API's OpenAPI document (served at /v1/openapi.json).
+func OpenAPI() []byte { return openAPIDoc }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/evidence"
 )
 
 // contextInput is the recall tool's input plus the token budget.
@@ -51,4 +52,34 @@ func promptText(pkg *contextpack.Package) string {
 		text += "\n\nverified answer (" + v.Scope.String() + "):\n" + v.Answer
 	}
 	return text
+}
+
+// evidenceInput is the context tool's input plus the decision's
+// thresholds.
+type evidenceInput struct {
+	contextInput
+	MinItems        int     `json:"min_items,omitempty" jsonschema:"memories the package must hold to be used, 1 to 1000 (default 1; none: blocked)"`
+	MinScore        float64 `json:"min_score,omitempty" jsonschema:"best normalised score, 0 to 1, the package must reach to be used"`
+	MinGroundedness float64 `json:"min_groundedness,omitempty" jsonschema:"groundedness, 0 to 1, to be used (when the report has one)"`
+	Degraded        string  `json:"degraded,omitempty" jsonschema:"the decision when a lane did not run: use, hold (default) or blocked"`
+}
+
+// contextEvidence is the content-free evidence of a context package, with
+// its use, hold or blocked decision (mneme context --evidence-export).
+func (s *server) contextEvidence(ctx context.Context, _ *mcp.CallToolRequest, in evidenceInput) (*mcp.CallToolResult, *evidence.Export, error) {
+	r, err := in.request()
+	req := evidence.Request{Request: contextpack.Request{RecallRequest: r},
+		Thresholds: evidence.Thresholds{MinItems: in.MinItems, MinScore: in.MinScore, MinGroundedness: in.MinGroundedness, Degraded: in.Degraded}}
+	if err == nil && in.Budget != nil {
+		err = contextpack.CheckBudget(*in.Budget)
+		req.Budget = contextpack.Budget(*in.Budget)
+	}
+	var out *evidence.Export
+	if err == nil {
+		out, err = evidence.Build(ctx, s.eng, req, mneme.ScopeFrom(ctx).Reads())
+	}
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	return nil, out, nil
 }

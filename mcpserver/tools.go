@@ -93,7 +93,7 @@ var toolTypes = map[string]reflect.Type{
 	"remember": reflect.TypeFor[rememberInput](), "recall": reflect.TypeFor[recallInput](),
 	"get": reflect.TypeFor[getInput](), "list": reflect.TypeFor[listInput](), "forget": reflect.TypeFor[forgetInput](),
 	"update": reflect.TypeFor[updateInput](), "context": reflect.TypeFor[contextInput](),
-	"ground": reflect.TypeFor[groundInput](),
+	"ground": reflect.TypeFor[groundInput](), "context_evidence": reflect.TypeFor[evidenceInput](),
 }
 
 func (s *server) addTools(srv *mcp.Server) {
@@ -104,6 +104,8 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "Find the memories that best match a query, by words and meaning: the hits, and a context with one numbered line per hit."}, s.recall)
 	add(srv, &mcp.Tool{Name: "context", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Build a context package for a question: the memories that answer it, cut to the sentences that matter and fitted to a token budget, as text with [n] citations."}, s.context)
+	add(srv, &mcp.Tool{Name: "context_evidence", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
+		Description: "Content-free evidence of a question's context package (hashes, counts, reason codes, normalised scores; no text), with a use, hold or blocked decision from thresholds."}, s.contextEvidence)
 	add(srv, &mcp.Tool{Name: "ground", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},
 		Description: "Check an answer against the context package it was written from: per sentence, the supporting spans or a reason (unsupported_claim, number_not_in_evidence, …). Deterministic."}, s.ground)
 	add(srv, &mcp.Tool{Name: "get", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no},

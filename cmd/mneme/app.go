@@ -117,11 +117,7 @@ func (a *app) fail(err error) int {
 		fmt.Fprintln(a.stderr) // after a progress bar
 	}
 	if a.json {
-		detail := map[string]any{"code": code, "message": msg}
-		if hints := mneme.Hints(err); hints != nil {
-			detail["hints"] = hints
-		}
-		b, _ := json.Marshal(map[string]any{"error": detail})
+		b, _ := json.Marshal(mneme.ErrorEnvelope{Error: mneme.ErrorBody{Code: code, Message: msg, Hints: mneme.Hints(err)}})
 		fmt.Fprintln(a.stderr, string(b))
 	} else {
 		fmt.Fprintf(a.stderr, "%s: %s\n", strings.TrimSpace("mneme "+a.name), block(msg))

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
+	"github.com/mneme-ai/mneme/evidence"
 )
 
 func init() {
@@ -25,11 +27,15 @@ func runContext(a *app, args []string) error {
 	a.embedderFlag(fs)
 	budget := fs.Int("budget", contextpack.DefaultBudget, fmt.Sprintf("token budget (cl100k_base tokens), %d to %d", contextpack.MinBudget, contextpack.MaxBudget))
 	qf.fieldFlag("budget")
+	ev := evidenceFlags(fs)
 	var token flagString
 	fs.Var(&token, "verification-token", "return the answer verified for this package with this token (mneme answer put); needs --answer-scope")
 	scope := fs.String("answer-scope", "", "provider/model/version of what wrote the verified answer")
 	pos, err := a.parse(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := ev.check(); err != nil {
 		return err
 	}
 	now := time.Now().UTC()
@@ -47,7 +53,7 @@ func runContext(a *app, args []string) error {
 	queries := make([]mneme.Query, len(reqs))
 	budgets := make([]int, len(reqs))
 	for i := range reqs {
-		reqs[i].Report = reqs[i].Report || qf.report
+		reqs[i].Report = reqs[i].Report || qf.report || ev.export
 		if queries[i], budgets[i], err = reqs[i].Recall(now, clearance); err != nil {
 			return atLine(err, qf.batch != "", i)
 		}
@@ -62,7 +68,12 @@ func runContext(a *app, args []string) error {
 		if err != nil {
 			return atLine(err, qf.batch != "", i)
 		}
-		if err := a.printPackage(reqs[i], pkg); err != nil {
+		if ev.export {
+			err = a.printJSON(evidence.Of(pkg, ev.t))
+		} else {
+			err = a.printPackage(reqs[i], pkg)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -95,6 +106,29 @@ func (a *app) printPackage(req contextpack.Request, pkg *contextpack.Package) er
 		fmt.Fprintln(a.stderr, pkg.Report.Line())
 	}
 	return nil
+}
+
+// evidence is --evidence-export and its thresholds.
+type evidenceOpts struct {
+	export bool
+	t      evidence.Thresholds
+}
+
+func evidenceFlags(fs *flag.FlagSet) *evidenceOpts {
+	e := &evidenceOpts{}
+	fs.BoolVar(&e.export, "evidence-export", false, "print only the content-free evidence of the package (hashes, counts, booleans, reason codes, normalised scores) with a use, hold or blocked decision")
+	fs.IntVar(&e.t.MinItems, "evidence-min-items", 1, "memories the package must hold to be used (else hold; none: blocked)")
+	fs.Float64Var(&e.t.MinScore, "evidence-min-score", 0, "best normalised score, 0 to 1, the package must reach to be used")
+	fs.Float64Var(&e.t.MinGroundedness, "evidence-min-groundedness", 0, "groundedness, 0 to 1, to be used (when the report has one)")
+	fs.StringVar(&e.t.Degraded, "evidence-degraded", "hold", "the decision when a lane did not run: use, hold or blocked")
+	return e
+}
+
+func (e *evidenceOpts) check() error {
+	if !e.export {
+		return nil
+	}
+	return e.t.Check()
 }
 
 // flagString is a string flag that tells "given empty" from "not given".

@@ -24,15 +24,17 @@ type check = mneme.HealthCheck
 func runDoctor(a *app, args []string) error {
 	fs := a.flags()
 	deep := fs.Bool("deep", false, "check the database file in full: every index against its table (slower on a large home)")
+	strict := fs.Bool("strict", false, "exit 1 when any check fails, not only when a required lane is unavailable")
 	a.embedderFlag(fs)
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
 	checks, err := a.diagnose(*deep)
-	if err != nil {
-		return err
+	if err != nil { // no home: said without the machine's paths, as the report is
+		return &mneme.Error{Code: mneme.ErrorCode(err), Message: a.relPaths(mneme.ErrorMessage(err))}
 	}
-	return a.report(checks)
+	checks = append(checks, a.capabilities()...)
+	return a.report(checks, *strict)
 }
 
 // diagnose runs the checks of the home: configuration, database, the
@@ -86,7 +88,9 @@ func (a *app) diagnose(deep bool) ([]check, error) {
 		checks = append(checks, states...)
 	}
 	checks = append(checks, cache.Check(a.ctx, eng))
-	a.checkEmbedder(c, eng, add)
+	if a.checkEmbedder(c, eng, add) {
+		checks[len(checks)-1].Absent = true
+	}
 	if deep {
 		checks = append(checks, a.checkCredentials(eng))
 	}
@@ -209,7 +213,8 @@ func shellQuote(s string) string {
 
 // checkEmbedder reports the configured embedder, whether it answers, and
 // whether the stored vectors are its own.
-func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string, bool, string, string)) {
+// It reports whether no embedder is configured.
+func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string, bool, string, string)) (none bool) {
 	em, err := c.NewEmbedder(a.ctx, eng.Store())
 	if err != nil {
 		fix := "" // an unavailable provider's message says what to do
@@ -218,7 +223,7 @@ func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string
 		}
 		add("embedder", false, mneme.ErrorMessage(err), fix)
 		a.checkPending(eng, add)
-		return
+		return false
 	}
 	home, hasHome, _ := eng.Store().HomeEmbedder(a.ctx)
 	if em == nil {
@@ -227,20 +232,21 @@ func (a *app) checkEmbedder(c *config.Config, eng *mneme.Engine, add func(string
 			detail += fmt.Sprintf(" (the stored vectors come from %s)", home.ID())
 		}
 		add("embedder", true, detail, "")
-		return
+		return true
 	}
 	info := em.Info()
 	if _, err := em.Embed(a.ctx, []string{"mneme doctor"}); err != nil {
 		add("embedder", false, fmt.Sprintf("%s: %s", info.ID(), mneme.ErrorMessage(err)), "")
 		a.checkPending(eng, add)
-		return
+		return false
 	}
 	add("embedder", true, fmt.Sprintf("%s version %s, %d dimensions: answers", info.ID(), info.Version, info.Dim), "")
 	if hasHome && (home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim) {
 		add("vectors", false, fmt.Sprintf("stored vectors come from %s (%d dimensions), not the configured %s (%d dimensions)", home.ID(), home.Dim, info.ID(), info.Dim), "mneme reindex")
-		return
+		return false
 	}
 	a.checkPending(eng, add)
+	return false
 }
 
 // checkPending reports the memories waiting for a vector, and why.
@@ -264,37 +270,4 @@ func pendingDetail(st mneme.Stats) string {
 		s += fmt.Sprintf("; the embedder's last failure, at %s: %s", h.At.Format(time.RFC3339), h.Error)
 	}
 	return s
-}
-
-// report prints the checks and fails when one did.
-func (a *app) report(checks []check) error {
-	failed := 0
-	for _, c := range checks {
-		if !c.OK {
-			failed++
-		}
-	}
-	if a.json {
-		if err := a.printJSON(map[string]any{"ok": failed == 0, "checks": checks}); err != nil {
-			return err
-		}
-	} else {
-		for _, c := range checks {
-			mark := "ok  "
-			switch {
-			case !c.OK:
-				mark = "FAIL"
-			case c.Warn:
-				mark = "warn"
-			}
-			fmt.Fprintf(a.stdout, "%s %-14s %s\n", mark, c.Name, c.Detail)
-			if c.Fix != "" {
-				fmt.Fprintf(a.stdout, "     %-14s fix: %s\n", "", c.Fix)
-			}
-		}
-	}
-	if failed > 0 {
-		return mneme.Errorf(mneme.EUNAVAILABLE, "%d of %d checks failed", failed, len(checks))
-	}
-	return nil
 }

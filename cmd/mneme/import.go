@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -10,14 +11,16 @@ import (
 )
 
 func init() {
-	commands["import"] = command{usage: "import FILE.jsonl|- | import --from claude-code-transcript|codex-session FILE", summary: "load memories written by export (ids kept; importing twice changes nothing), or an agent's transcript", run: runImport}
+	commands["import"] = command{usage: "import FILE.jsonl|- | import --from FORMAT FILE|DIR [--project P]",
+		summary: "load memories written by export (ids kept; importing twice changes nothing), another memory tool's, or an agent's transcript (--from)", run: runImport}
 }
 
 func runImport(a *app, args []string) error {
 	fs := a.flags()
 	redact := fs.Bool("redact", false, "mask credentials found in any field of a record instead of refusing")
 	require := fs.Bool("require-embedding", false, requireEmbeddingUsage)
-	from := fs.String("from", "", "read another format: claude-code-transcript or codex-session (an agent's session log, mapped as the hooks map it)")
+	from := fs.String("from", "", "read another format: "+strings.Join(fromFormats(), ", ")+" (another memory tool's export, or an agent's session log, mapped as the hooks map it)")
+	project := fs.String("project", "", "with --from a memory tool's format: the project of the imported memories (default: default)")
 	a.embedderFlag(fs)
 	pos, err := a.parse(fs, args)
 	if err != nil {
@@ -26,14 +29,17 @@ func runImport(a *app, args []string) error {
 	if len(pos) != 1 {
 		return mneme.Invalid("import takes one file (or - for standard input)")
 	}
+	if *from != "" {
+		return a.importFrom(*from, pos[0], *project, mneme.WriteOptions{Redact: *redact, RequireEmbedding: *require})
+	}
+	if *project != "" {
+		return mneme.Invalid("--project goes with --from: an export's records name their projects")
+	}
 	data, err := a.readLines(pos[0])
 	if err != nil {
 		return err
 	}
-	if *from != "" {
-		return a.importTranscript(*from, data)
-	}
-	batch, lines, err := mneme.DecodeLines(data)
+	batch, lines, extras, err := mneme.DecodeExport(data)
 	if err != nil {
 		return err
 	}
@@ -44,10 +50,13 @@ func runImport(a *app, args []string) error {
 	defer eng.Close()
 	// One transaction: every line is checked before the first write, and a
 	// failure leaves the store as it was.
-	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact, RequireEmbedding: *require})
+	total, err := eng.Import(a.ctx, batch, mneme.WriteOptions{Redact: *redact, RequireEmbedding: *require, Vectors: extras.Vectors})
 	var be *mneme.BatchError
 	if errors.As(err, &be) {
 		return mneme.Prefix(fmt.Sprintf("line %d", lines[be.Index]), be.Err)
+	}
+	if err == nil {
+		err = eng.ImportDocuments(a.ctx, extras.Documents)
 	}
 	if err != nil {
 		return err

@@ -45,6 +45,16 @@ func TestReadmeExamples(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
 	}
+	// The importers' fixtures, for the import --from examples.
+	filepath.WalkDir("../../importers/testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel("../..", p)
+			b, _ := os.ReadFile(p)
+			os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755)
+			os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+		}
+		return err
+	})
 	env := append(os.Environ(), "MNEME_HOME="+filepath.Join(dir, "home"), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
 	for _, line := range lines {
 		cmd := exec.Command("bash", "-o", "pipefail", "-c", line)

@@ -1,0 +1,274 @@
+// Package vault materialises memories as a folder of Markdown files (an
+// Obsidian vault, a git repository of notes) and reads such a folder back:
+// one file per record, grouped by project, type and kind, with YAML front
+// matter, [[wikilinks]] and a manifest.json.
+package vault
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// ExportResult says what an export did.
+type ExportResult struct {
+	Records   int `json:"records"`
+	Written   int `json:"written"`
+	Unchanged int `json:"unchanged"`
+	Removed   int `json:"removed"`
+	// Kept lists files of records no longer exported that were edited
+	// since the last export: left for the user (vault import reads them).
+	Kept []string `json:"kept,omitempty"`
+}
+
+// Export writes the records f selects into dir (created if need be). A
+// record keeps the file it has in the vault (found by the id in its front
+// matter), even one the user moved; only files whose bytes change are
+// written, each atomically. Files of records no longer exported are
+// removed when they are as the last export left them.
+//
+// A re-export reads only the files that changed since the manifest was
+// written: one the manifest lists and that is older than it is as the
+// manifest says (its sha256 and id).
+func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) (ExportResult, error) {
+	var res ExportResult
+	recs, err := collect(ctx, eng, f)
+	if err != nil {
+		return res, err
+	}
+	if fresh(dir) {
+		return exportFresh(ctx, recs, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	defer root.Close()
+	old := readManifest(root)
+	w := walker{dir: dir, trust: old.trust(root)}
+	if err := w.walk(root, ""); err != nil {
+		return res, err
+	}
+	present := map[string]*vfile{}
+	for i := range w.out {
+		present[w.out[i].rel] = &w.out[i]
+	}
+	paths := assignPaths(recs, w.out, old)
+	name := func(id string) string {
+		if p, ok := paths[id]; ok {
+			return baseName(p)
+		}
+		return ""
+	}
+	m := newManifest()
+	var writes []vfile
+	for _, r := range recs {
+		rel, data := paths[r.ID], render(r, name)
+		sha := m.add(rel, r, data)
+		res.Records++
+		if cur := present[rel]; cur != nil && cur.same(data, sha) {
+			res.Unchanged++
+			continue
+		}
+		writes = append(writes, vfile{rel: rel, data: data})
+	}
+	out := newFolders(root)
+	defer out.close()
+	if err := out.writeAll(ctx, writes); err != nil {
+		return res, err
+	}
+	res.Written = len(writes)
+	removeStale(root, old, m, present, &res)
+	manifest := m.encode()
+	if len(writes) > 0 || string(manifest) != string(old.raw) { // newer than every file it vouches for
+		return res, writeAtomic(root, ManifestName, manifest)
+	}
+	return res, nil
+}
+
+// fresh reports whether dir is not there yet, or an empty folder.
+func fresh(dir string) bool {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
+}
+
+// exportFresh writes a new vault in a temporary folder beside dir and
+// renames it into place: the whole export appears at once (or not at
+// all), and no file needs a rename of its own, which on some file
+// systems costs more than the write.
+func exportFresh(ctx context.Context, recs []*mneme.Record, dir string) (ExportResult, error) {
+	res := ExportResult{Records: len(recs), Written: len(recs)}
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	err = writeFresh(ctx, recs, tmp)
+	if err == nil {
+		err = os.Chmod(tmp, 0o755)
+	}
+	if err == nil {
+		if rmErr := os.Remove(dir); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+			err = rmErr
+		}
+	}
+	if err == nil {
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+	}
+	return res, err
+}
+
+func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
+	root, err := os.OpenRoot(tmp)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	paths := assignPaths(recs, nil, newManifest())
+	name := func(id string) string { return baseName(paths[id]) }
+	m := newManifest()
+	writes := make([]vfile, len(recs))
+	for i, r := range recs {
+		rel, data := paths[r.ID], render(r, name)
+		m.add(rel, r, data)
+		writes[i] = vfile{rel: rel, data: data}
+	}
+	out := newFolders(root)
+	out.direct = true // the folder is ours alone until the rename
+	defer out.close()
+	if err := out.writeAll(ctx, writes); err != nil {
+		return err
+	}
+	return writeAtomic(root, ManifestName, m.encode())
+}
+
+// same reports whether the file holds data (whose sha256 is sha).
+func (vf *vfile) same(data []byte, sha string) bool {
+	if vf.trusted {
+		return vf.sha == sha
+	}
+	return string(vf.data) == string(data)
+}
+
+func (vf *vfile) sum() string {
+	if vf.trusted {
+		return vf.sha
+	}
+	return sum(vf.data)
+}
+
+func collect(ctx context.Context, eng *mneme.Engine, f mneme.Filter) ([]*mneme.Record, error) {
+	var recs []*mneme.Record
+	err := eng.Each(ctx, f, func(r *mneme.Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	slices.SortFunc(recs, func(a, b *mneme.Record) int { return strings.Compare(a.ID, b.ID) })
+	return recs, err
+}
+
+// assignPaths gives every record its file: the vault's file with its id
+// (in its front matter, else in the manifest: a hand-written note) wherever
+// the user keeps it, else a new canonical name.
+func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]string {
+	listed := map[string]string{} // path → id, for notes that name none
+	for _, f := range old.Files {
+		listed[f.Path] = f.ID
+	}
+	have := map[string]string{} // id → first file (by path) that names it
+	taken := map[string]bool{}
+	for _, vf := range files {
+		taken[vf.rel] = true
+		id := vf.id
+		if !vf.trusted {
+			id = listed[vf.rel]
+			if fid := frontMatterID(vf.data); fid != "" {
+				id = fid
+			}
+		}
+		if _, dup := have[id]; id != "" && !dup {
+			have[id] = vf.rel
+		}
+	}
+	out := map[string]string{}
+	var fresh []*mneme.Record
+	for _, r := range recs {
+		if p, ok := have[r.ID]; ok {
+			out[r.ID] = p
+			continue
+		}
+		fresh = append(fresh, r)
+	}
+	for _, r := range fresh {
+		p := canonicalPath(r, func(p string) bool { return taken[p] })
+		taken[p] = true
+		out[r.ID] = p
+	}
+	return out
+}
+
+// frontMatterID is the id a file's front matter names: read from its
+// second line when the file is as export writes it, else parsed.
+func frontMatterID(data []byte) string {
+	if rest, ok := strings.CutPrefix(string(data[:min(len(data), 64)]), "---\nid: "); ok {
+		if id, _, ok := strings.Cut(rest, "\n"); ok && mneme.ValidID(id) {
+			return id
+		}
+	}
+	if p, err := parseFile(string(data)); err == nil && p.hasID {
+		return p.rec.ID
+	}
+	return ""
+}
+
+// removeStale removes the files the last export wrote that no record holds
+// now, unless they were edited since (their sha256 differs from the old
+// manifest's): those are kept and reported.
+func removeStale(root *os.Root, old, now *Manifest, present map[string]*vfile, res *ExportResult) {
+	held := map[string]bool{}
+	for _, f := range now.Files {
+		held[f.Path] = true
+	}
+	for _, f := range old.Files {
+		cur := present[f.Path]
+		if held[f.Path] || cur == nil {
+			continue
+		}
+		if cur.sum() != f.SHA256 {
+			res.Kept = append(res.Kept, f.Path)
+			continue
+		}
+		if root.Remove(f.Path) == nil {
+			res.Removed++
+		}
+	}
+}
+
+func writeIfChanged(root *os.Root, rel string, data []byte) error {
+	if cur, err := root.ReadFile(rel); err == nil && string(cur) == string(data) {
+		return nil
+	}
+	return writeAtomic(root, rel, data) // rel is a file at the top
+}

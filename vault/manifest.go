@@ -1,0 +1,146 @@
+package vault
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// ManifestSchema names the manifest's format.
+const ManifestSchema = "mneme.vault.manifest/v1"
+
+// Manifest is manifest.json: what the vault holds, and the sha256 of every
+// file, so a reader can check the vault and mneme can tell a file edited
+// since the export from one it wrote.
+type Manifest struct {
+	Schema string         `json:"schema"`
+	Counts Counts         `json:"counts"`
+	Files  []ManifestFile `json:"files"`
+
+	raw []byte // as read (readManifest), to tell whether a new one differs
+}
+
+// Counts are the vault's records by project, type and kind.
+type Counts struct {
+	Records  int            `json:"records"`
+	Projects map[string]int `json:"projects"`
+	Types    map[string]int `json:"types"`
+	Kinds    map[string]int `json:"kinds"`
+}
+
+// ManifestFile is one file of the vault. Missing marks a file deleted from
+// the vault whose record was not forgotten yet (vault import without
+// --sync): a later import --sync forgets it.
+type ManifestFile struct {
+	Path    string `json:"path"`
+	ID      string `json:"id"`
+	SHA256  string `json:"sha256"`
+	Missing bool   `json:"missing,omitempty"`
+}
+
+func newManifest() *Manifest {
+	return &Manifest{Schema: ManifestSchema, Counts: Counts{Projects: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}}}
+}
+
+// add counts r, whose file rel holds data, and returns data's sha256.
+func (m *Manifest) add(rel string, r *mneme.Record, data []byte) string {
+	m.Counts.Records++
+	m.Counts.Projects[r.Project]++
+	m.Counts.Types[string(r.Type)]++
+	if r.Kind != "" {
+		m.Counts.Kinds[r.Kind]++
+	}
+	sha := sum(data)
+	m.Files = append(m.Files, ManifestFile{Path: rel, ID: r.ID, SHA256: sha})
+	return sha
+}
+
+// encode is the manifest as written: indented, one file per line (a diff
+// of two manifests shows the files that changed).
+func (m *Manifest) encode() []byte {
+	slices.SortFunc(m.Files, func(a, b ManifestFile) int { return strings.Compare(a.Path, b.Path) })
+	head, _ := json.MarshalIndent(struct {
+		Schema string `json:"schema"`
+		Counts Counts `json:"counts"`
+	}{m.Schema, m.Counts}, "", "  ") // plain data: always encodes
+	var b bytes.Buffer
+	b.Grow(len(head) + 160*len(m.Files))
+	b.Write(head[:len(head)-2]) // without the closing "\n}"
+	b.WriteString(",\n  \"files\": [")
+	for i, f := range m.Files {
+		line, _ := json.Marshal(f)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(line)
+	}
+	if len(m.Files) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	return b.Bytes()
+}
+
+// readManifest is the vault's manifest, or an empty one when there is none
+// or it cannot be read: only paths that stay inside the vault are kept.
+func readManifest(root *os.Root) *Manifest {
+	m := newManifest()
+	data, err := root.ReadFile(ManifestName)
+	m.raw = data
+	if err != nil || len(data) > 64<<20 {
+		return m
+	}
+	var got Manifest
+	if json.Unmarshal(data, &got) != nil {
+		return m
+	}
+	for _, f := range got.Files {
+		if path.Clean(f.Path) == f.Path && strings.HasSuffix(f.Path, ".md") && mneme.ValidID(f.ID) && localPath(f.Path) {
+			m.Files = append(m.Files, f)
+		}
+	}
+	return m
+}
+
+// trust says which files a re-export need not read: those the manifest
+// lists that were last changed before it was written (nil when there is
+// no manifest).
+func (m *Manifest) trust(root *os.Root) func(*vfile, fs.FileInfo) bool {
+	st, err := root.Stat(ManifestName)
+	if err != nil || len(m.Files) == 0 {
+		return nil
+	}
+	listed := make(map[string]ManifestFile, len(m.Files))
+	for _, f := range m.Files {
+		if !f.Missing {
+			listed[f.Path] = f
+		}
+	}
+	at := st.ModTime()
+	return func(vf *vfile, info fs.FileInfo) bool {
+		f, ok := listed[vf.rel]
+		if !ok || !info.ModTime().Before(at) {
+			return false
+		}
+		vf.trusted, vf.sha, vf.id = true, f.SHA256, f.ID
+		return true
+	}
+}
+
+func localPath(p string) bool {
+	return p != "" && !strings.HasPrefix(p, "/") && !slices.Contains(strings.Split(p, "/"), "..")
+}
+
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
