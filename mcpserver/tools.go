@@ -121,6 +121,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	s.addPrune(srv)
 	s.addCode(srv)
 	s.addOps(srv)
+	s.addAnswer(srv)
 }
 
 // add registers a tool with the input schema of In and no output schema:
