@@ -35,7 +35,7 @@ func TestEvaluate(t *testing.T) {
 		{"embedder down", with("embedder", false, false), lanes.Facts{Embedder: true}, "recall-hybrid", lanes.Unavailable, "embedder", "recall-hybrid"},
 		{"no embedder", with("embedder", true, true), lanes.Facts{}, "recall-hybrid", lanes.Unavailable, "embedder", ""},
 		{"no embedder, context", with("embedder", true, true), lanes.Facts{}, "context", lanes.Degraded, "embedder", ""},
-		{"damaged file", with("database file", false, false), lanes.Facts{}, "recall-lexical", lanes.Unavailable, "database-file", "recall-lexical,context"},
+		{"damaged file", with("database file", false, false), lanes.Facts{}, "recall-lexical", lanes.Unavailable, "database-file", "recall-lexical,context,ops"}, // ops writes to the same database
 		{"no llm check", healthy, lanes.Facts{}, "summarize-abstractive", lanes.Unavailable, "", ""},
 		{"shared store not set up", healthy, lanes.Facts{}, "shared-store", lanes.Unavailable, "", ""},
 	}

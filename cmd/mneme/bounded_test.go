@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -133,17 +132,15 @@ func TestIgnoreFilesBounded(t *testing.T) {
 }
 
 // runBounded runs mneme with env, killing it after limit (a failure), and
-// returns its result and peak resident memory in bytes.
+// returns its result and peak resident memory in bytes (see watch).
 func runBounded(t *testing.T, limit time.Duration, env []string, args ...string) (result, int64) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
+	err, took, peak := watch(t, cmd, limit)
+	if took > limit {
 		t.Fatalf("mneme %v still running after %v: %s", args, limit, errb.String())
 	}
 	code := 0
@@ -152,5 +149,5 @@ func runBounded(t *testing.T, limit time.Duration, env []string, args ...string)
 	} else if err != nil {
 		t.Fatalf("run mneme %v: %v", args, err)
 	}
-	return result{out.String(), errb.String(), code}, peakRSS(cmd.ProcessState)
+	return result{out.String(), errb.String(), code}, peak << 20
 }

@@ -15,7 +15,9 @@ import (
 // boundedRun runs mneme with stdin (nil: none) and stops it with SIGKILL
 // once it has run for limit or its resident set passes 400 MB, so an
 // unbounded read cannot take the machine with it. It returns how the run
-// ended, its wall time and its peak resident set in MB (rusage Maxrss).
+// ended, its wall time and its peak resident set in MB, sampled from
+// /proc (VmHWM): rusage's Maxrss of a child counts the test process's own
+// memory at the fork, which grows as the package's tests run.
 func boundedRun(t *testing.T, home string, stdin *os.File, limit time.Duration, args ...string) (result, time.Duration, int64) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
@@ -25,36 +27,45 @@ func boundedRun(t *testing.T, home string, stdin *os.File, limit time.Duration, 
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	err, took, peak := watch(t, cmd, limit)
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	return result{out.String(), errb.String(), code}, took, peak
+}
+
+// watch starts cmd and waits for it, killing it once it has run for limit
+// or its resident set passes 400 MB; it returns how it ended, its wall
+// time and its peak resident set in MB.
+func watch(t *testing.T, cmd *exec.Cmd, limit time.Duration) (error, time.Duration, int64) {
+	t.Helper()
 	t0 := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var err error
-	for waiting := true; waiting; {
+	var peak int64
+	for {
 		select {
-		case err = <-done:
-			waiting = false
-		case <-time.After(20 * time.Millisecond):
-			if time.Since(t0) > limit || rssMB(cmd.Process.Pid) > 400 {
+		case err := <-done:
+			return err, time.Since(t0), peak
+		case <-time.After(5 * time.Millisecond):
+			peak = max(peak, statusMB(cmd.Process.Pid, "VmHWM:"))
+			if time.Since(t0) > limit || statusMB(cmd.Process.Pid, "VmRSS:") > 400 {
 				cmd.Process.Kill()
 			}
 		}
 	}
-	took := time.Since(t0)
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	return result{out.String(), errb.String(), code}, took, maxRSS(cmd.ProcessState) >> 10
 }
 
-// rssMB is a running process's resident set in MB (0 when unknown).
-func rssMB(pid int) int64 {
+// statusMB is a running process's memory figure named field (VmRSS:, its
+// resident set; VmHWM:, its peak) in MB, 0 when unknown.
+func statusMB(pid int, field string) int64 {
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb >> 10
 		}
