@@ -24,7 +24,8 @@ type Scope struct {
 	Clearance Sensitivity // the most sensitive records readable; "" means Internal
 	// local marks the owner of the data directory (the CLI, the library),
 	// as opposed to a caller a server let in: only the owner's imports
-	// keep promotion history as given (see stampImported).
+	// keep promotion history as given (see stampImported) and rebuild the
+	// ingest registry (registerDocuments).
 	local bool
 }
 
@@ -92,7 +93,7 @@ func (s Scope) Reads() Sensitivity {
 // covers and r is no more sensitive than s's clearance. A record s may not
 // read does not exist for it, on every path: get, list and recall, but also
 // dedupe, supersession by key, import by id and error messages. Stores
-// call it (or Hidden) on what a write would touch.
+// apply it (CheckImport, HidesSecrets) to what a write would touch.
 func (s Scope) CanRead(r *Record) bool {
 	return s.Covers(r.Project) && r.Visible(s.Reads())
 }
