@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -80,9 +81,13 @@ func TestScopeTagsDoctor(t *testing.T) {
 		Checks []mneme.HealthCheck `json:"checks"`
 		Errors []map[string]any    `json:"errors"`
 	}
-	e.want(e.do("GET", "/v1/doctor", &alpha, nil), http.StatusOK, &doc)
+	res := e.do("GET", "/v1/doctor", &alpha, nil)
+	e.want(res, http.StatusOK, &doc)
 	if !doc.OK || len(doc.Checks) < 3 || doc.Errors == nil {
 		t.Fatalf("doctor %+v", doc)
+	}
+	if strings.Contains(string(res.body), os.TempDir()) { // the home is a temporary directory
+		t.Errorf("doctor names the server's files by absolute path: %s", res.body)
 	}
 }
 

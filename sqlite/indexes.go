@@ -139,7 +139,7 @@ func (s *Store) diskSpace() mneme.HealthCheck {
 	}
 	if free < lowDisk || s.readOnly {
 		return mneme.HealthCheck{Name: "disk space", OK: false,
-			Detail: fmt.Sprintf("the disk is full (%d KiB free where %s is): every write fails, reading still works", free>>10, s.home),
+			Detail: fmt.Sprintf("the disk is full (%d KiB free where the home is): every write fails, reading still works", free>>10),
 			Fix:    "free some space on that disk"}
 	}
 	return mneme.HealthCheck{Name: "disk space", OK: true, Detail: fmt.Sprintf("%.1f GiB free", float64(free)/(1<<30))}

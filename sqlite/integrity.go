@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
@@ -30,7 +29,7 @@ func (s *Store) Integrity(ctx context.Context, deep bool) (mneme.HealthCheck, er
 		}
 		problems = append(problems, err.Error())
 	}
-	path := filepath.Join(s.home, FileName)
+	path := FileName // named within the home: a check's detail may reach a server's callers
 	if len(problems) == 0 {
 		c.Detail = fmt.Sprintf("%s: PRAGMA %s ok", path, pragma)
 		if !deep {
