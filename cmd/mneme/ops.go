@@ -101,8 +101,9 @@ func (f *opsQueryFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.until, "until", "", "only entries that happened at or before this time")
 }
 
-func (f *opsQueryFlags) query(now time.Time) (ops.Query, error) {
-	q := ops.Query{Project: f.project, Session: f.session, Run: f.run, Kinds: mneme.SplitList(f.kinds...)}
+// query is the checked query the flags and limit ask for.
+func (f *opsQueryFlags) query(now time.Time, limit int) (ops.Query, error) {
+	q := ops.Query{Project: f.project, Session: f.session, Run: f.run, Kinds: mneme.SplitList(f.kinds...), Limit: limit}
 	var err error
 	if q.Since, err = optionalTime("since", f.since, now); err == nil {
 		q.Until, err = optionalTime("until", f.until, now)
@@ -121,12 +122,8 @@ func runOpsRead(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	q, err := qf.query(time.Now())
+	q, err := qf.query(time.Now(), *limit)
 	if err != nil {
-		return err
-	}
-	q.Limit = *limit
-	if err := q.Check(); err != nil {
 		return err
 	}
 	eng, err := a.openToRead(config.Records)
