@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -15,30 +14,12 @@ const answerUsage = "answer put --request FILE|-"
 
 func init() {
 	commands["answer"] = command{usage: answerUsage,
-		summary: "store verified answers: `answer put` checks an answer against its context package and keeps it for callers that prove the same token", run: runAnswer}
+		summary: "store verified answers: `answer put` checks an answer against its context package and keeps it for callers that prove the same token", run: func(a *app, args []string) error { return a.runGroup("answer", []string{"put"}, args) }}
 	subcommands["answer put"] = command{usage: answerUsage,
 		summary: "rebuild the context package of a request, check the answer against it (as mneme ground does) and, when every sentence is supported, store it as verified.\n" +
 			"FILE holds {\"request\": {context request}, \"answer\", \"verification_token\", \"provider\", \"model\", \"model_version\"}; " +
 			"`mneme context … --verification-token T --answer-scope provider/model/version` returns it.",
 		run: runAnswerPut}
-}
-
-func runAnswer(a *app, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "put":
-			a.name = "answer put"
-			return runAnswerPut(a, args[1:])
-		case "-h", "-help", "--help", "help":
-			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nRun `mneme answer put -h` for its flags.\n", answerUsage, commands["answer"].summary)
-			return flag.ErrHelp
-		}
-	}
-	a.json = hasJSONFlag(args)
-	if len(args) == 0 {
-		return mneme.Invalid("a subcommand is needed: put (run `mneme answer put -h` for its flags)")
-	}
-	return mneme.Invalid("unknown answer subcommand %q: the subcommands are: put", mneme.Clip(args[0]))
 }
 
 func runAnswerPut(a *app, args []string) error {

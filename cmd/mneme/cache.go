@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
@@ -13,29 +12,13 @@ const cacheUsage = "cache stats | cache prune [--expired] [--kind K] [--dry-run]
 
 func init() {
 	commands["cache"] = command{usage: cacheUsage,
-		summary: "inspect and prune the result cache: `cache stats`, `cache prune`, `cache clear`", run: runCache}
+		summary: "inspect and prune the result cache: `cache stats`, `cache prune`, `cache clear`", run: func(a *app, args []string) error {
+			return a.runGroup("cache", []string{"stats", "prune", "clear"}, args)
+		}}
 	subcommands["cache stats"] = command{usage: "cache stats", summary: "count the cached results by kind, with each kind's TTL", run: runCacheStats}
 	subcommands["cache prune"] = command{usage: "cache prune [--expired] [--kind K] [--dry-run]",
 		summary: "delete the cached results selected: expired ones, those of a kind, or both (a selection is required)", run: runCachePrune}
 	subcommands["cache clear"] = command{usage: "cache clear --kind K", summary: "delete every cached result of a kind", run: runCacheClear}
-}
-
-func runCache(a *app, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "stats", "prune", "clear":
-			a.name = "cache " + args[0]
-			return subcommands[a.name].run(a, args[1:])
-		case "-h", "-help", "--help", "help":
-			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nRun `mneme cache SUBCOMMAND -h` for its flags.\n", cacheUsage, commands["cache"].summary)
-			return flag.ErrHelp
-		}
-	}
-	a.json = hasJSONFlag(args)
-	if len(args) == 0 {
-		return mneme.Invalid("a subcommand is needed: stats, prune or clear")
-	}
-	return mneme.Invalid("unknown cache subcommand %q: the subcommands are: stats, prune, clear", mneme.Clip(args[0]))
 }
 
 func runCacheStats(a *app, args []string) error {

