@@ -27,7 +27,7 @@ func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, foun
 		return nil, nil, err
 	}
 	*found = again
-	cands = firstScores(found.List, q, cq.Vector != nil, terms)
+	cands = firstScores(found.List, q, e.now(), cq.Vector != nil, terms)
 	for _, c := range cands {
 		c.Matched, c.Feedback = rank.SplitMatched(c.Matched, extra)
 	}

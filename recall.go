@@ -83,6 +83,10 @@ type Hit struct {
 	Score   float64  `json:"score"`
 	Record  *Record  `json:"record"`
 	Explain *Explain `json:"explain,omitempty"`
+	// Weak: no evidence (no query word, a meaning below the match floor),
+	// returned because a filter left few records and none had any: the
+	// best of what the filter chose (Result.Weak says why).
+	Weak bool `json:"weak,omitempty"`
 }
 
 // Explain says why a record was recalled. Scores are 0..1; a rank of 0
@@ -108,9 +112,16 @@ type Explain struct {
 	// fused on its lexical lane alone.
 	NoVector bool `json:"no_vector,omitempty"`
 
+	// MatchFloor is the cosine a hit needs as evidence without a query
+	// word: shown on weak hits (Hit.Weak), which are below it.
+	MatchFloor    float64        `json:"match_floor,omitempty"`
 	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
 	SessionBoost  float64        `json:"session_boost,omitempty"` // added: SessionBoost times the best fused score of another candidate of its session
-	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names
+	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names, or says it did
+	WhenBoost     float64        `json:"when_boost,omitempty"`    // added: the query asks when, and the record tells a time
+	RecentBoost   float64        `json:"recent_boost,omitempty"`  // added: the query asks for the latest, and the record is among the newest
+	PreferBoost   float64        `json:"prefer_boost,omitempty"`  // added: the query asks for advice, and the record states a preference
+	UpdateBoost   float64        `json:"update_boost,omitempty"`  // added: the record is the newer of two candidates that say much the same
 	ShortTurn     float64        `json:"short_turn,omitempty"`    // taken away: it is a conversation turn of fewer than 80 words
 	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
@@ -137,8 +148,10 @@ type Result struct {
 	// HeldBack counts the hits held back for want of evidence (see
 	// rank.Profile.Evidence): those that would have ranked among the k.
 	// Query.IncludeUnmatched returns them.
-	HeldBack int         `json:"held_back,omitempty"`
-	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
+	HeldBack int `json:"held_back,omitempty"`
+	// Weak says why the hits are weak (see Hit.Weak): "" when none is.
+	Weak string      `json:"weak,omitempty"`
+	HyDE *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
 	// Feedback lists the words of the best hits added to the query for a
 	// second search (see Query.NoFeedback).
 	Feedback []string `json:"feedback,omitempty"`
@@ -268,7 +281,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		res.Unembedded = found.Unembedded
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
 	}
-	cands := firstScores(found.List, &q, cq.Vector != nil, terms)
+	cands := firstScores(found.List, &q, e.now(), cq.Vector != nil, terms)
 	if cands, res.Feedback, err = e.feedback(ctx, &q, cq, &found, cands, terms); err != nil {
 		return nil, err
 	}
@@ -276,8 +289,11 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		stage("feedback")
 	}
 	e.shape(ctx, st, &q, found.List, cands)
-	hits, chosen, held := finalHits(&q, found.List, cands, terms)
+	hits, chosen, held := finalHits(&q, found.List, cands, terms, narrowed(&q.Filter, len(found.List), cq.K))
 	res.HeldBack = held
+	if len(hits) > 0 && hits[0].Weak {
+		res.Weak = fmt.Sprintf("the filter left %d records and none has a query word or a meaning at the match floor (%g): these are its best", len(found.List), q.prof.MatchFloor)
+	}
 	stage("rank")
 	if q.Expand > 0 {
 		if hits, err = e.expand(ctx, &q, hits); err != nil {

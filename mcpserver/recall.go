@@ -100,6 +100,7 @@ type recallOutput struct {
 	DegradedReason string            `json:"degraded_reason,omitempty"`
 	Unembedded     int               `json:"unembedded,omitempty" jsonschema:"records passing the filters that have no vector yet, so only their words find them (the fix: mneme reindex)"`
 	HeldBack       int               `json:"held_back,omitempty" jsonschema:"hits held back for want of evidence (no query word, meaning below the match floor) that would have ranked among the k; include_unmatched returns them"`
+	Weak           string            `json:"weak,omitempty" jsonschema:"why the hits are weak: a filter left few records and none has evidence, so its best are returned, each marked weak"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	Feedback       []string          `json:"feedback,omitempty" jsonschema:"words of the best hits added to the query for a second search (no_feedback turns it off)"`
 	Cache          mneme.CacheStatus `json:"cache_status"`
@@ -112,6 +113,7 @@ type hit struct {
 	Score   float64        `json:"score"`
 	Record  record         `json:"record"`
 	Explain *mneme.Explain `json:"explain,omitempty"`
+	Weak    bool           `json:"weak,omitempty" jsonschema:"no evidence: returned because the filter left few records and none had any"`
 }
 
 type usedFilters struct {
@@ -149,23 +151,23 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	}
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
-	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
+	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack, res.Weak), Mode: res.Mode,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, Weak: res.Weak, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {
 		out.UsedFilters.TimeRange = &usedRange{Start: fl.Since, End: fl.Until}
 	}
 	for i, h := range res.Hits {
-		out.Hits[i] = hit{ID: h.ID, Score: h.Score, Record: wrap(h.Record), Explain: h.Explain}
+		out.Hits[i] = hit{ID: h.ID, Score: h.Score, Record: wrap(h.Record), Explain: h.Explain, Weak: h.Weak}
 	}
 	return nil, out, nil
 }
 
 // contextOf is the hits as numbered lines an agent can quote and cite:
 // when it happened, where, what type, the id to get or forget it, the text;
-// then how many were held back.
-func contextOf(hits []mneme.Hit, heldBack int) string {
+// then how many were held back, or why they are weak.
+func contextOf(hits []mneme.Hit, heldBack int, weak string) string {
 	if len(hits) == 0 {
 		return "no memories match" + heldBackNote(" ", heldBack)
 	}
@@ -181,6 +183,9 @@ func contextOf(hits []mneme.Hit, heldBack int) string {
 			text = string(rs[:299]) + "…"
 		}
 		fmt.Fprintf(&b, "[%d] (%s, project %s, %s, id %s) %s\n", i+1, r.EventTime().Format(time.DateOnly), r.Project, r.Type, r.ID, text)
+	}
+	if weak != "" {
+		fmt.Fprintf(&b, "(weak: %s)\n", weak)
 	}
 	return strings.TrimSuffix(b.String(), "\n") + heldBackNote("\n", heldBack)
 }
