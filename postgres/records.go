@@ -328,3 +328,14 @@ func collect(rows pgx.Rows) ([]*mneme.Record, error) {
 	}
 	return out, rows.Err()
 }
+
+// GetMany returns the records with the given ids that exist (the
+// mneme.BatchGetter role), in one query.
+func (s *Store) GetMany(ctx context.Context, ids []string) ([]*mneme.Record, error) {
+	rows, err := s.pool.Query(ctx, "SELECT "+columns+" FROM records r WHERE r.id = ANY($1)", ids)
+	if err != nil {
+		return nil, s.translate(err, "read records")
+	}
+	recs, err := collect(rows)
+	return recs, s.translate(err, "read records")
+}

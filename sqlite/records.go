@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -335,4 +336,27 @@ func (s *Store) Get(ctx context.Context, id string) (*mneme.Record, error) {
 		return nil, mneme.Errorf(mneme.ENOTFOUND, "no record with id %s", id)
 	}
 	return r, translate(err, "read record "+id)
+}
+
+// GetMany returns the records with the given ids that exist (the
+// mneme.BatchGetter role), a few hundred ids a query.
+func (s *Store) GetMany(ctx context.Context, ids []string) ([]*mneme.Record, error) {
+	var out []*mneme.Record
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		rows, err := s.db.QueryContext(ctx, "SELECT "+columns+" FROM records r WHERE r.id IN (?"+strings.Repeat(",?", n-1)+")", args...)
+		if err != nil {
+			return nil, translate(err, "read records")
+		}
+		recs, err := collect(rows)
+		if err != nil {
+			return nil, translate(err, "read records")
+		}
+		out, ids = append(out, recs...), ids[n:]
+	}
+	return out, nil
 }
