@@ -88,7 +88,7 @@ func (e *Engine) relinkOnce(ctx context.Context, req LinkRequest, unlink bool, c
 		return LinkResult{}, err
 	}
 	if _, err := e.read(ctx, req.To, clearance); ErrorCode(err) == ENOTFOUND {
-		return LinkResult{}, Invalid("cannot link to %s: %s; nothing was changed", req.To, rawMessage(err))
+		return LinkResult{}, Invalid("the link's target: %s; nothing was changed", rawMessage(err))
 	} else if err != nil {
 		return LinkResult{}, err
 	}
