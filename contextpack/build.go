@@ -240,7 +240,10 @@ func (pkg *Package) fit(cands []*candidate, budget int, taken []*candidate) []*c
 	for _, c := range cands {
 		norm := textnorm.Normalize(textnorm.Fold(c.line))
 		c.terms = termSet(c.line)
-		if ids[c.hit.ID] || seen[norm] || repeats(c, taken) || repeats(c, kept) {
+		if ids[c.hit.ID] { // in the package already, in another lane
+			continue
+		}
+		if seen[norm] || repeats(c, taken) || repeats(c, kept) {
 			pkg.drop(c, DropRedundancy)
 			continue
 		}
