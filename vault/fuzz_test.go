@@ -44,3 +44,17 @@ func FuzzQuote(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainSafe: a value is written bare only when YAML reads it back as
+// the same string (not a number, a boolean or null).
+func TestPlainSafe(t *testing.T) {
+	for v, want := range map[string]bool{
+		"note": true, "Info": true, "none": true, "v1.2": true, "a: b": false,
+		"12": false, "1e5": false, "0x1p-2": false, "Inf": false, "nan": false, "NaN": false,
+		"No": false, "TRUE": false, "null": false, "y": false, "12abc": true, "": false, "-1": false,
+	} {
+		if got := plainSafe(v); got != want {
+			t.Errorf("plainSafe(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -90,10 +90,25 @@ func plainSafe(v string) bool {
 			return false
 		}
 	}
-	switch strings.ToLower(v) {
-	case "true", "false", "yes", "no", "on", "off", "null", "y", "n":
-		return false
+	for _, w := range yamlWords {
+		if strings.EqualFold(v, w) {
+			return false
+		}
 	}
-	_, err := strconv.ParseFloat(v, 64)
-	return err != nil
+	return !numberLike(v)
+}
+
+// yamlWords are the words YAML reads as a boolean or null.
+var yamlWords = []string{"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
+
+// numberLike: ParseFloat reads v. Only a value starting with a digit or
+// the first letter of "inf" or "nan" can parse, so the others skip the
+// call (its error allocates, and nearly every value is text).
+func numberLike(v string) bool {
+	switch c := v[0]; {
+	case c >= '0' && c <= '9', c == 'i', c == 'I', c == 'n', c == 'N':
+		_, err := strconv.ParseFloat(v, 64)
+		return err == nil
+	}
+	return false
 }
