@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -55,6 +56,21 @@ func TestPlainSafe(t *testing.T) {
 	} {
 		if got := plainSafe(v); got != want {
 			t.Errorf("plainSafe(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestManifestLine: a manifest line is what encoding/json writes.
+func TestManifestLine(t *testing.T) {
+	for _, f := range []ManifestFile{
+		{Path: "p/semantic/note/a-1234.md", ID: "01J", SHA256: "ab"},
+		{Path: "p/x.md", ID: "01J", SHA256: "ab", Missing: true},
+		{Path: "p/é \"q\" <b>&\\.md", ID: "01J", SHA256: "ab"},
+		{Path: "p/\x01.md"},
+	} {
+		want, _ := json.Marshal(f)
+		if got := f.line(); string(got) != string(want) {
+			t.Errorf("line = %s, want %s", got, want)
 		}
 	}
 }
