@@ -52,7 +52,7 @@ func TestPlainSafe(t *testing.T) {
 	for v, want := range map[string]bool{
 		"note": true, "Info": true, "none": true, "v1.2": true, "a: b": false,
 		"12": false, "1e5": false, "0x1p-2": false, "Inf": false, "nan": false, "NaN": false,
-		"No": false, "TRUE": false, "null": false, "y": false, "12abc": true, "": false, "-1": false,
+		"No": false, "TRUE": false, "null": false, "y": false, "12abc": true, "": false, "-1": false, "Infinity": false, "1_000": false, "2026-06-01T12:00:00Z": true,
 	} {
 		if got := plainSafe(v); got != want {
 			t.Errorf("plainSafe(%q) = %v, want %v", v, got, want)

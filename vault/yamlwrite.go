@@ -91,7 +91,7 @@ func plainSafe(v string) bool {
 		}
 	}
 	for _, w := range yamlWords {
-		if strings.EqualFold(v, w) {
+		if len(v) <= 5 && strings.EqualFold(v, w) {
 			return false
 		}
 	}
@@ -101,14 +101,17 @@ func plainSafe(v string) bool {
 // yamlWords are the words YAML reads as a boolean or null.
 var yamlWords = []string{"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
 
-// numberLike: ParseFloat reads v. Only a value starting with a digit or
-// the first letter of "inf" or "nan" can parse, so the others skip the
-// call (its error allocates, and nearly every value is text).
+// numberLike: ParseFloat reads v. It is asked only when v could be one (its
+// error allocates, and ids and times would ask it for every note).
 func numberLike(v string) bool {
-	switch c := v[0]; {
-	case c >= '0' && c <= '9', c == 'i', c == 'I', c == 'n', c == 'N':
-		_, err := strconv.ParseFloat(v, 64)
-		return err == nil
+	for _, w := range []string{"inf", "infinity", "nan"} {
+		if strings.EqualFold(v, w) {
+			return true
+		}
 	}
-	return false
+	if strings.Trim(v, "0123456789abcdefABCDEF.+-_xXpP") != "" {
+		return false
+	}
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil
 }
