@@ -286,7 +286,7 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 			}
 		}
 		res.ID = recs[0].ID
-		return nil
+		return w.raiseDerived(recs, mode, res)
 	})
 	return res, translate(err, "write records")
 }
@@ -326,6 +326,24 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 		res.Superseded += n
 	}
 	return w.apply(o, r, res)
+}
+
+// raiseDerived makes secret what derives from the secret records just
+// written (mneme.RaiseDerived), in the write's transaction.
+func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mneme.WriteResult) error {
+	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func() ([]*mneme.Record, error) {
+		rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.links LIKE ?", mneme.DerivedLinkPattern)
+		if err != nil {
+			return nil, err
+		}
+		return collect(rows)
+	})
+	for _, d := range raised {
+		if err == nil {
+			err = w.update(d)
+		}
+	}
+	return err
 }
 
 // Get returns the record with the given id.
