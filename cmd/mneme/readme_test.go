@@ -39,6 +39,9 @@ func TestReadmeExamples(t *testing.T) {
 		}
 		// .ci/run runs the README's two set-up commands as written there.
 		readme, _ := os.ReadFile("../../README.md")
+		if _, err := os.Stat("../../LICENSE"); err != nil || !strings.Contains(string(readme), "(LICENSE)") {
+			t.Errorf("the README must link the LICENSE file, which must exist (%v)", err)
+		}
 		for _, c := range []string{"\n./quickstart\n", "\ngo test ./...\n"} {
 			if !strings.Contains(string(readme), c) {
 				t.Errorf("the README no longer shows %q, which .ci/run runs", strings.TrimSpace(c))
