@@ -99,7 +99,7 @@ func hiddenLinks(t *testing.T, f *fixture) (linker, visible, secret, other *mnem
 	other = f.get(f.remember(mneme.Record{Text: "beta's launch plan", Project: "beta"}).ID)
 	visible = f.get(f.remember(mneme.Record{Text: "alpha's launch checklist", Project: "alpha"}).ID)
 	res := f.remember(mneme.Record{Text: "summary of the alpha launch plan", Project: "alpha", Kind: "summary", Links: []mneme.Link{
-		{Type: mneme.LinkDerivedFrom, Target: secret.ID}, {Type: mneme.LinkRelatesTo, Target: other.ID},
+		{Type: mneme.LinkFollows, Target: secret.ID}, {Type: mneme.LinkRelatesTo, Target: other.ID},
 		{Type: mneme.LinkDerivedFrom, Target: visible.ID}}})
 	return f.get(res.ID), visible, secret, other
 }
