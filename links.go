@@ -87,7 +87,8 @@ func (e *Engine) relinkOnce(ctx context.Context, req LinkRequest, unlink bool, c
 	if err != nil {
 		return LinkResult{}, err
 	}
-	if _, err := e.read(ctx, req.To, clearance); ErrorCode(err) == ENOTFOUND {
+	to, err := e.read(ctx, req.To, clearance)
+	if ErrorCode(err) == ENOTFOUND {
 		return LinkResult{}, Invalid("the link's target: %s; nothing was changed", rawMessage(err))
 	} else if err != nil {
 		return LinkResult{}, err
@@ -106,6 +107,9 @@ func (e *Engine) relinkOnce(ctx context.Context, req LinkRequest, unlink bool, c
 	}
 	base := *r
 	r.base, r.Links = &base, links
+	if !unlink && req.Rel == LinkDerivedFrom && to.Sensitivity == Secret {
+		r.Sensitivity = Secret // what derives from a secret record is secret (RaiseDerived)
+	}
 	r.ContentHash, r.UpdatedAt = "", e.now().UTC()
 	if _, err := e.rewriteRecords(ctx, []*Record{r}, WriteOptions{}); err != nil {
 		return LinkResult{}, err

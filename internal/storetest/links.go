@@ -48,6 +48,18 @@ func testLinkRelations(t *testing.T, f *fixture) {
 	if res, err := f.eng.Unlink(f.ctx, mneme.LinkRequest{From: a.ID, To: b.ID}, mneme.Internal); err != nil || len(res.Record.Links) != 0 {
 		t.Fatalf("unlink of every relation = %+v, %v", res, err)
 	}
+	// A record derived from a secret one is secret, and so is what derives
+	// from it in turn.
+	secret := f.remember(mneme.Record{Text: "the signing key passphrase", Sensitivity: mneme.Secret})
+	digest := f.remember(mneme.Record{Text: "digest of decision a", Links: []mneme.Link{{Type: mneme.LinkDerivedFrom, Target: a.ID}}})
+	if _, err := f.eng.Link(f.ctx, mneme.LinkRequest{From: a.ID, To: secret.ID, Rel: mneme.LinkDerivedFrom}, mneme.Secret); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{a.ID, digest.ID} {
+		if got := f.get(id); got.Sensitivity != mneme.Secret {
+			t.Fatalf("record %s, derived from a secret record by link, is %s", id, got.Sensitivity)
+		}
+	}
 }
 
 func testLinkRefused(t *testing.T, f *fixture) {
