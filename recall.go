@@ -236,6 +236,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	st := CacheStatus{}
 	cached, key := e.cachedRecall(ctx, st, &q)
 	if cached != nil {
+		// Its key covers the generation of the query's project only: a
+		// link into another project may have been hidden since.
+		if err := e.hideLinks(ctx, hitRecords(cached.Hits)); err != nil {
+			return nil, err
+		}
 		cached.Cache, cached.TookMS = st, round(float64(time.Since(start).Microseconds())/1000)
 		if cached.Report != nil {
 			cached.Report.Cache, cached.Report.TookMS = st, cached.TookMS
