@@ -46,6 +46,14 @@ func TestLinks(t *testing.T) {
 	if len(got.Links) != 1 || got.Links[0].Target != to {
 		t.Fatalf("alpha sees links %v, want only the one to %s", got.Links, to)
 	}
+	for _, path := range []string{"/v1/export", "/v1/memories?project=alpha", "/v1/memories/" + to + "/related"} {
+		if r := e.do("GET", path, &alpha, nil); r.status != http.StatusOK || strings.Contains(string(r.body), beta) {
+			t.Fatalf("GET %s by alpha: %d, names beta's record %s:\n%s", path, r.status, beta, r.body)
+		}
+	}
+	if r := e.do("POST", "/v1/recall", &alpha, map[string]any{"query": "alpha launch summary", "expand": 3}); r.status != http.StatusOK || strings.Contains(string(r.body), beta) {
+		t.Fatalf("recall by alpha: %d, names beta's record:\n%s", r.status, r.body)
+	}
 	e.want(e.do("DELETE", "/v1/memories/"+from+"/links/"+to+"?rel=derived_from", &alpha, nil), http.StatusOK, &res)
 	if !res.Changed || len(res.Record.Links) != 0 {
 		t.Fatalf("unlink = %+v", res)
