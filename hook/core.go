@@ -188,7 +188,7 @@ func (p *capture) end(ctx context.Context) error {
 	_, err := consolidate.Summarize(ctx, p.Eng, consolidate.Request{
 		Project: p.repo.Project, Since: p.st.Started.Add(-time.Second).UTC().Format(time.RFC3339),
 		Until: ended.Add(time.Second).UTC().Format(time.RFC3339), Tags: []string{"ops"},
-		Kinds: []string{"turn", "tool_call"}, Strategy: consolidate.Extractive})
+		Kinds: []string{"turn", "tool_call"}, Session: p.ev.Session, Strategy: consolidate.Extractive})
 	if err != nil && mneme.ErrorCode(err) != mneme.ENOTFOUND {
 		Log(p.Home, "%s %s: summarize: %v", p.ev.Host, p.ev.Name, err)
 	}
