@@ -16,7 +16,7 @@ import (
 
 // home is a real SQLite home and a repository folder (with .git) whose
 // base name, shop-api, is the project.
-func home(t *testing.T) (*hook.Core, string) {
+func home(t testing.TB) (*hook.Core, string) {
 	t.Helper()
 	dir := t.TempDir()
 	s, err := sqlite.Open(context.Background(), dir)
