@@ -51,6 +51,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"IDsHiddenAlike":         testIDsHiddenAlike,
 		"DerivedFollowSecret":    testDerivedFollowSecret,
 		"ImportedPromotions":     testImportedPromotions,
+		"Timeline":               testTimeline,
 	},
 	Search: {
 		"FilteredTopK":    testFilteredTopK,
