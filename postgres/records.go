@@ -217,7 +217,7 @@ func (w *writer) hidden() string {
 
 // supersede retires the other active records with r's key that the
 // caller may read.
-// "key != ”" is the partial index records_project_key's condition (see sqlite).
+// The key condition repeats the partial index's (see sqlite's supersedeQuery).
 func (w *writer) supersede(r *mneme.Record) (int, error) {
 	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = $1 AND r.key = $2 AND r.key != '' AND r.status != 'superseded' AND r.id != $3"+w.hidden()+" FOR UPDATE",
 		r.Project, r.Key, r.ID)
