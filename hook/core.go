@@ -94,8 +94,8 @@ type capture struct {
 func (p *capture) run(ctx context.Context, a Adapter) ([]byte, error) {
 	switch p.ev.Kind {
 	case Start:
-		if err := p.flush(ctx, p.session(nil)); err != nil || p.NoContext {
-			return nil, err
+		if p.NoContext {
+			return nil, p.flush(ctx, p.session(nil))
 		}
 		return p.start(ctx, a)
 	case Prompt:
@@ -195,8 +195,12 @@ func (p *capture) end(ctx context.Context) error {
 	return nil
 }
 
-// start is the session-start context package for the project, marked so
-// that it is recognised if it comes back.
+// start builds the session-start context package for the project, then
+// writes the session record, and prints the package marked, so that it is
+// recognised if it comes back. The package is read before the write and
+// carried over it (contextpack.Carry: the bare session record shows in no
+// package), so the next start finds it in the result cache unless
+// something else was written since.
 func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 	budget := p.Budget
 	if budget == 0 {
@@ -209,12 +213,16 @@ func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 		req.Mode = mneme.Lexical
 	}
 	q, n, err := req.Recall(p.Eng.Now(), mneme.Internal)
-	if err != nil {
-		return nil, err
+	var pkg *contextpack.Package
+	if err == nil {
+		pkg, err = contextpack.Assemble(ctx, p.Eng, q, n)
 	}
-	pkg, err := contextpack.Assemble(ctx, p.Eng, q, n)
-	if err != nil {
-		return nil, err
+	session := p.session(nil)
+	if werr := p.flush(ctx, session); werr != nil || err != nil {
+		return nil, errors.Join(werr, err)
+	}
+	if len(session) > 0 {
+		contextpack.Carry(ctx, p.Eng, q, n, pkg)
 	}
 	if len(pkg.Citations) == 0 {
 		return nil, nil
