@@ -34,6 +34,11 @@ type Core struct {
 	Lexical bool
 	// NoContext skips the session-start package (imports print none).
 	NoContext bool
+	// Abstract, when set, is handed the session's summary request after
+	// the extractive summary is written, to write an abstractive one
+	// where the host does not wait (a language model may take seconds):
+	// it must return at once.
+	Abstract func(consolidate.Request)
 }
 
 // Handle acts on ev and returns what to print on the host's stdout.
@@ -176,7 +181,8 @@ func (p *capture) tool(ctx context.Context) error {
 
 // end closes the session (its summary from the counts the hooks kept),
 // then consolidates its episodes into a summary that cites them:
-// extractive, so no language model can hold up the host.
+// extractive, so no language model can hold up the host; with Abstract
+// set, an abstractive one is started off the host's path, to supersede it.
 func (p *capture) end(ctx context.Context) error {
 	ended := p.ev.At
 	if err := p.flush(ctx, p.session(&ended)); err != nil {
@@ -185,12 +191,17 @@ func (p *capture) end(ctx context.Context) error {
 	if p.st.Prompts+p.st.Calls == 0 {
 		return nil
 	}
-	_, err := consolidate.Summarize(ctx, p.Eng, consolidate.Request{
+	req := consolidate.Request{
 		Project: p.repo.Project, Since: p.st.Started.Add(-time.Second).UTC().Format(time.RFC3339),
 		Until: ended.Add(time.Second).UTC().Format(time.RFC3339), Tags: []string{"ops"},
-		Kinds: []string{"turn", "tool_call"}, Session: p.ev.Session, Strategy: consolidate.Extractive})
-	if err != nil && mneme.ErrorCode(err) != mneme.ENOTFOUND {
+		Kinds: []string{"turn", "tool_call"}, Session: p.ev.Session, Strategy: consolidate.Extractive}
+	_, err := consolidate.Summarize(ctx, p.Eng, req)
+	switch {
+	case err != nil && mneme.ErrorCode(err) != mneme.ENOTFOUND:
 		Log(p.Home, "%s %s: summarize: %v", p.ev.Host, p.ev.Name, err)
+	case err == nil && p.Abstract != nil:
+		req.Strategy = consolidate.Abstractive
+		p.Abstract(req)
 	}
 	return nil
 }
