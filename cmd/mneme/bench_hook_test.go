@@ -51,15 +51,16 @@ func BenchmarkHookToolCall(b *testing.B) {
 	home := importHome(b, 10_000)
 	repo := filepath.Join(b.TempDir(), "p0")
 	os.MkdirAll(filepath.Join(repo, ".git"), 0o755)
-	var lat []time.Duration
+	var lat, cpu []time.Duration
 	i := 0
 	for b.Loop() {
 		i++
 		ev := fmt.Sprintf(`{"session_id":"bench","cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./pkg%d/"},"tool_response":{"stdout":"ok pkg%d 0.%03ds"}}`, repo, i, i, i%1000)
-		took, _ := hookProcess(b, home, "claude-code", ev)
-		lat = append(lat, took)
+		took, c, _ := hookTimed(b, home, "claude-code", ev)
+		lat, cpu = append(lat, took), append(cpu, c)
 	}
 	reportP50P95(b, lat)
+	reportP50P95(b, cpu, "cpu-")
 }
 
 // BenchmarkHookSessionStart: one `mneme hook claude-code` process per
