@@ -97,6 +97,58 @@ func AssembleLanes(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget
 	return pkg, nil
 }
 
+// Carry keeps pkg, the package Assemble (no reusable lane) gave for q and budget, as q's
+// package at the store's current write generation as well: for a caller
+// that wrote since and knows its write shows in no package (the hooks'
+// session record at session start, which holds nothing but the session's
+// ids), so the next identical request is not a miss because of it. A
+// package Assemble would not keep is not carried either.
+func Carry(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, pkg *Package) {
+	if pkg.Degraded || q.HalfLife != 0 || eng.CheckQuery(ctx, &q) != nil {
+		return
+	}
+	var cached Package
+	key, hit := eng.CacheLookup(ctx, nil, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, 0), &cached)
+	if hit || key == "" {
+		return
+	}
+	until, ok := cited(ctx, eng, pkg)
+	if !ok {
+		return
+	}
+	saved := *pkg
+	saved.Cache, saved.TookMS = nil, 0
+	if pkg.Report != nil {
+		rep := *pkg.Report
+		saved.Report = &rep
+	}
+	eng.CacheKeep(ctx, mneme.CacheContextPackage, key, &saved, until)
+}
+
+// cited is when the first of the memories pkg's recall found (kept or
+// dropped) expires, as Assemble keeps a package until; false when one is
+// gone or hidden.
+func cited(ctx context.Context, eng *mneme.Engine, pkg *Package) (*time.Time, bool) {
+	var ids []string
+	for _, g := range pkg.Groups {
+		for _, it := range g.Items {
+			ids = append(ids, it.ID)
+		}
+	}
+	for _, d := range pkg.Dropped {
+		ids = append(ids, d.ID)
+	}
+	hits := make([]mneme.Hit, 0, len(ids))
+	for _, id := range ids {
+		r, err := eng.Get(ctx, id, mneme.Secret)
+		if err != nil {
+			return nil, false
+		}
+		hits = append(hits, mneme.Hit{Record: r})
+	}
+	return mneme.HitsExpiry(hits), true
+}
+
 // packageKey is what a package's cache key covers besides the scope and
 // the generations: the recall's whole key, the budget and every setting
 // of the assembly.

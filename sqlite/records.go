@@ -274,10 +274,17 @@ func (w *writer) hidden() string {
 	return ""
 }
 
+// supersedeQuery finds the active records with a key. The key must not be
+// empty: that is the partial index records_project_key's condition, and
+// without it in the query the planner
+// cannot use the index and every keyed write scanned the whole table (a
+// hook's session record cost 75 ms in a home of 100,000 records).
+const supersedeQuery = "SELECT " + columns + " FROM records r WHERE r.project = ? AND r.key = ? AND r.key != '' AND r.status != 'superseded' AND r.id != ?"
+
 // supersede retires the other active records with r's key that the
 // caller may read.
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = ? AND r.key = ? AND r.status != 'superseded' AND r.id != ?"+w.hidden(), r.Project, r.Key, r.ID)
+	rows, err := w.tx.QueryContext(w.ctx, supersedeQuery+w.hidden(), r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
 	}

@@ -55,6 +55,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"LinkRefused":            testLinkRefused,
 		"HiddenLinkTargets":      testHiddenLinkTargets,
 		"ExpandLinks":            testExpandLinks,
+		"Timeline":               testTimeline,
 	},
 	Search: {
 		"FilteredTopK":    testFilteredTopK,
