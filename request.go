@@ -48,7 +48,8 @@ type RecallRequest struct {
 
 // HyDERequest is a request's hyde field: true to have a hypothesis
 // generated, or an object supplying one
-// ({"hypothesis", "generator_id", "generator_version"}).
+// ({"hypothesis", "query", "generator_id", "generator_version"}; query
+// is the query it was written for, which must be the request's).
 type HyDERequest struct {
 	Generate   bool
 	Hypothesis *Hypothesis

@@ -117,6 +117,7 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int,
 	}
 	stage("recall")
 	pkg.Mode, pkg.Degraded, pkg.DegradedReason, pkg.Candidates = res.Mode, res.Degraded, res.DegradedReason, len(res.Hits)
+	pkg.HyDE = res.HyDE.Provenance(q.Hypothesis != nil)
 	query := stems(q.Text)
 	var cands []*candidate
 	top := 0.0
