@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // Strategy says who writes the summary.
@@ -240,6 +241,21 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 	if err != nil {
 		return nil, err
 	}
+	return jobs.Track(ctx, eng, jobs.KindSummarize, w.project, func(ctx context.Context) (*Response, error) { return summarize(ctx, eng, w) },
+		func(res *Response) (map[string]int, string) {
+			if res == nil {
+				return nil, ""
+			}
+			created := 0
+			if res.Created {
+				created = 1
+			}
+			return map[string]int{"sources": len(res.SourceIDs), "words": res.Words, "created": created}, ""
+		})
+}
+
+// summarize writes (or finds) the summary of w.
+func summarize(ctx context.Context, eng *mneme.Engine, w window) (*Response, error) {
 	srcs, truncated, err := sources(ctx, eng, w)
 	if err != nil {
 		return nil, err
