@@ -235,27 +235,14 @@ func (w window) filters() UsedFilters {
 }
 
 // Summarize writes (or finds) the summary of req's window. Nothing is
-// written when it fails, or when the same summary is already stored.
+// written when it fails, or when the same summary is already stored. A
+// request that can run is recorded in the job ledger; one refused (bad
+// input, no language model) is not.
 func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, error) {
 	w, err := check(ctx, req, eng.Now())
 	if err != nil {
 		return nil, err
 	}
-	return jobs.Track(ctx, eng, jobs.KindSummarize, w.project, func(ctx context.Context) (*Response, error) { return summarize(ctx, eng, w) },
-		func(res *Response) (map[string]int, string) {
-			if res == nil {
-				return nil, ""
-			}
-			created := 0
-			if res.Created {
-				created = 1
-			}
-			return map[string]int{"sources": len(res.SourceIDs), "words": res.Words, "created": created}, ""
-		})
-}
-
-// summarize writes (or finds) the summary of w.
-func summarize(ctx context.Context, eng *mneme.Engine, w window) (*Response, error) {
 	srcs, truncated, err := sources(ctx, eng, w)
 	if err != nil {
 		return nil, err
@@ -265,6 +252,23 @@ func summarize(ctx context.Context, eng *mneme.Engine, w window) (*Response, err
 	if err != nil {
 		return nil, err
 	}
+	return jobs.Track(ctx, eng, jobs.KindSummarize, w.project, func(ctx context.Context) (*Response, error) {
+		return summarize(ctx, eng, w, srcs, res, writer)
+	}, func(res *Response) (map[string]int, string) {
+		if res == nil {
+			return nil, ""
+		}
+		created := 0
+		if res.Created {
+			created = 1
+		}
+		return map[string]int{"sources": len(res.SourceIDs), "words": res.Words, "created": created}, ""
+	})
+}
+
+// summarize writes (or finds) the summary of srcs with writer (nil:
+// extractively); auto falls back to extractive when the model fails.
+func summarize(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.Record, res *Response, writer Writer) (*Response, error) {
 	out, err := summarizeWith(ctx, eng, w, srcs, res, writer)
 	if err != nil && writer != nil && w.strategy == Auto && ctx.Err() == nil {
 		// The model answered, but not a summary: auto writes the

@@ -14,14 +14,8 @@ import (
 // store-wide jobs', nor other projects'). A running entry whose lease
 // ended, or whose process on this host is gone, is shown interrupted.
 func List(ctx context.Context, eng *mneme.Engine, q Query) ([]Entry, error) {
-	if err := CheckKind(q.Kind); err != nil {
+	if err := q.Check(); err != nil {
 		return nil, err
-	}
-	switch {
-	case q.Limit == 0:
-		q.Limit = DefaultLimit
-	case q.Limit < 0 || q.Limit > MaxLimit:
-		return nil, mneme.Invalid("limit %d is out of range: use 1 to %d entries", q.Limit, MaxLimit)
 	}
 	led, ok := eng.Store().(Ledger)
 	if !ok {
@@ -48,6 +42,22 @@ func List(ctx context.Context, eng *mneme.Engine, q Query) ([]Entry, error) {
 		}
 	}
 	return out, nil
+}
+
+// Check refuses a query no surface should send (an unknown kind, a limit
+// out of range) and fills in the default limit: surfaces call it before
+// they open a store.
+func (q *Query) Check() error {
+	if err := CheckKind(q.Kind); err != nil {
+		return err
+	}
+	switch {
+	case q.Limit == 0:
+		q.Limit = DefaultLimit
+	case q.Limit < 0 || q.Limit > MaxLimit:
+		return mneme.Invalid("limit %d is out of range: use 1 to %d entries", q.Limit, MaxLimit)
+	}
+	return nil
 }
 
 // Last returns the latest entry of each kind the caller may see, in the
