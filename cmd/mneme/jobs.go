@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/jobs"
 )
@@ -28,6 +29,9 @@ func runJobs(a *app, args []string) error {
 		return err
 	}
 	q.Kind = jobs.Kind(*kind)
+	if q.Limit < 1 { // given: 0 is out of range, not "the default"
+		return mneme.Invalid("limit %d is out of range: use 1 to %d entries", q.Limit, jobs.MaxLimit)
+	}
 	if err := q.Check(); err != nil {
 		return err
 	}
