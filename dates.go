@@ -10,7 +10,7 @@ import (
 // DateBoost is added to the score of a record whose event time falls in
 // the time the query names ("what did Maria do on 7 July, 2023?"): such a
 // question is answered by what happened then, and its other words (what
-// did she do?) say little. Chosen with `mneme bench` (README, "Choosing
+// did she do?) say little. Chosen with `mneme bench` (docs/performance.md, "Choosing
 // the fusion").
 const DateBoost = 0.2
 

@@ -90,7 +90,6 @@ func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode, opts
 	res, err := e.store.Put(ctx, recs, mode, e.now().UTC())
 	if err == nil {
 		e.leftPending(&res, p)
-		err = e.hideDerived(ctx, recs, mode, res)
 	}
 	return res, stopped(ctx, err, kept, 0)
 }

@@ -12,7 +12,7 @@ import (
 
 // Pseudo-relevance feedback (RM3-like): a short hybrid query adds the words
 // that its best hits share and it lacks, and searches again. Measured with
-// `mneme bench` (README, "Lexical scoring and feedback"): NFCorpus train and
+// `mneme bench` (docs/performance.md, "Lexical scoring and feedback"): NFCorpus train and
 // dev gain 0.01 nDCG@10; on LoCoMo's chat turns feedback lost recall at
 // every setting tried, so it needs hits of feedbackMinWords.
 const (

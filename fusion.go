@@ -46,7 +46,7 @@ type candidate struct {
 // ranks it by the lexical lane alone, scaled as if that lane were the
 // only one; so does weighted fusion when no embedded candidate was found
 // by words. Each measured best of the schemes tried on half-embedded
-// LoCoMo and NFCorpus (README, "A partly embedded home"); the order of
+// LoCoMo and NFCorpus (docs/performance.md, "A partly embedded home"); the order of
 // such candidates among themselves is always their lexical order.
 func fuse(found []Candidate, method Fusion, alpha float64, lexical, vector bool) []*candidate {
 	out := make([]*candidate, len(found))
@@ -128,7 +128,7 @@ func vectorRanks(found []Candidate) []int {
 // is evidence that it answers the query. Below it, a record none of the
 // query's terms found is held back (unless the query includes unmatched
 // hits), and under RRF its vector rank counts for nothing. Calibrated on
-// the dev sets (README, "Nothing is no answer").
+// the dev sets (docs/performance.md, "Nothing is no answer").
 const MatchFloor = 0.2
 
 // evidence reports whether c has a reason to be a hit: a query term in its

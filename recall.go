@@ -30,11 +30,11 @@ const (
 	RRF Fusion = "rrf"
 )
 
-// Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
+// Defaults chosen with `mneme bench` (docs/performance.md, "Choosing the fusion"): on
 // both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
 // nDCG@10; alpha 0.35 keeps LoCoMo and NFCorpus train and dev within 0.002
 // of each one's best (0.3, 0.4 and 0.35 with BM25 b 0.5 and feedback);
-// adapting alpha per query did no better (README).
+// adapting alpha per query did no better (docs/performance.md).
 const (
 	DefaultFusion = Weighted
 	DefaultAlpha  = 0.35

@@ -5,7 +5,7 @@ package mneme
 // session (same session_id). A conversation dwells on a topic for several
 // turns, so the turn that answers a question often sits beside the turn
 // that matches it best, and says less of the question's words itself.
-// Chosen with `mneme bench` (README, "Choosing the fusion").
+// Chosen with `mneme bench` (docs/performance.md, "Choosing the fusion").
 const SessionBoost = 0.3
 
 // sessionMatch raises each candidate with a session by SessionBoost times

@@ -12,7 +12,7 @@ import (
 // this. A turn of a few words ("Wow! Did you see that band?") rarely holds
 // what a question asks, yet both lanes match it as well as the longer
 // turns that do: its vector carries the turn before it, and BM25 favours
-// short texts that share a word. Chosen with `mneme bench` (README, "Short
+// short texts that share a word. Chosen with `mneme bench` (docs/performance.md, "Short
 // turns").
 const ShortTurnPenalty = 0.04
 

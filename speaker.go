@@ -10,7 +10,7 @@ import (
 // names. A question about a participant ("where did Maria move?") is
 // mostly answered by what that participant said, but both lanes match
 // every turn that merely addresses her ("Maria, did you move?") as well.
-// Chosen with `mneme bench` (README, "Speaker match").
+// Chosen with `mneme bench` (docs/performance.md, "Speaker match").
 const SpeakerBoost = 0.1
 
 // speakerMatch raises the candidates whose speaker's name (any word of it,
