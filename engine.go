@@ -23,6 +23,8 @@ type Engine struct {
 	hypotheses  hypothesisCache
 	observers   []Observer
 	cache       ResultCache // nil: nothing is cached
+	// recallDefaults fill the options a recall leaves out (nil: none).
+	recallDefaults *RecallDefaults
 
 	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
 	mu      sync.Mutex        // guards notes

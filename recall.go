@@ -217,10 +217,7 @@ func (q *Query) check() error {
 // threshold, diversity, expansion.
 func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	start := time.Now()
-	if err := q.check(); err != nil {
-		return nil, err
-	}
-	if err := e.checkFilter(ctx, &q.Filter); err != nil {
+	if err := e.CheckQuery(ctx, &q); err != nil {
 		return nil, err
 	}
 	terms := textnorm.Terms(q.Text)

@@ -159,7 +159,8 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	if err := q.Filter.Check(); err != nil {
 		return q, err
 	}
-	return q, q.check()
+	checked := q // the defaults stay unset: the Engine fills the deployment's (RecallDefaults) first
+	return q, checked.check()
 }
 
 // DecodeStrict decodes exactly one JSON value from data into v, rejecting

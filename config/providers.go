@@ -81,7 +81,7 @@ func (c *Config) embedder(ec Embedder) (mneme.Embedder, error) {
 
 // NewGenerator builds the configured language model for HyDE.
 func (c *Config) NewGenerator() (mneme.HypothesisGenerator, error) {
-	l := c.File.LLM
+	l := c.LLM
 	key, err := c.secret(l.APIKeyEnv, "llm.api_key_env")
 	if err != nil {
 		return nil, err
