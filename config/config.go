@@ -86,6 +86,9 @@ type LLM struct {
 	URL       string `json:"url"`
 	Model     string `json:"model"`
 	APIKeyEnv string `json:"api_key_env"`
+	// Models are other models of the provider a summarize call may
+	// choose (its model field); model is the default.
+	Models []string `json:"models,omitempty"`
 }
 
 // Server is `mneme serve`'s: bearer tokens scoped to projects and read or

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestEnvironment(t *testing.T) {
 			vars[k] = v
 		}
 		cfg, err := config.Load(config.Options{Getenv: env(vars)})
-		if err != nil || cfg.Embedder != c.em || cfg.LLM != c.llm {
+		if err != nil || cfg.Embedder != c.em || !reflect.DeepEqual(cfg.LLM, c.llm) {
 			t.Errorf("%s: embedder %+v, llm %+v, %v", c.name, cfg.Embedder, cfg.LLM, err)
 		}
 		if cfg != nil && cfg.File.Embedder.URL != "http://file:1" {

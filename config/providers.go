@@ -86,7 +86,7 @@ func (c *Config) NewGenerator() (mneme.HypothesisGenerator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return llm.New(llm.Config{Provider: l.Provider, BaseURL: l.URL, Model: l.Model, APIKey: key})
+	return llm.New(llm.Config{Provider: l.Provider, BaseURL: l.URL, Model: l.Model, APIKey: key, Models: l.Models})
 }
 
 // secret reads the variable a config field names; "" names none.
