@@ -49,8 +49,8 @@ const (
 // Request is a summarize call as every surface sends it.
 type Request struct {
 	Project  string   `json:"project,omitempty"`
-	Since    string   `json:"since,omitempty"` // RFC 3339, a date, an age like 7d, or now (or time_range.start)
-	Until    string   `json:"until,omitempty"` // or time_range.end
+	Since    string   `json:"since,omitempty"`   // RFC 3339, a date, an age like 7d, or now (or time_range.start)
+	Until    string   `json:"until,omitempty"`   // or time_range.end
 	Tags     []string `json:"tags,omitempty"`    // any of
 	Kinds    []string `json:"kinds,omitempty"`   // any of
 	Session  string   `json:"session,omitempty"` // only this session's records (a session's summary)
