@@ -30,7 +30,7 @@ func TestSettings(t *testing.T) {
 	}
 	window := []string{"summarize", "--project", "shop", "--since", "2026-04-01", "--until", "2026-04-03"}
 	type sumJSON struct {
-		SourceIDs []string `json:"source_ids"`
+		SourceIDs []string                 `json:"source_ids"`
 		Used      struct{ Types []string } `json:"used_filters"`
 	}
 	if s := decode[sumJSON](t, ok(t, home, append(window, "--type", "procedural", "--json")...)); len(s.SourceIDs) != 1 || s.Used.Types[0] != "procedural" {
@@ -47,7 +47,7 @@ func TestSettings(t *testing.T) {
 		{nil, append(window, "--type", "dream"), 2, `type "dream" is not valid`},
 		{nil, append(window, "--type", "procedural", "--model", "gpt-5"), 2, `model "gpt-5" is not one this deployment allows: use m1, m2`},
 		{nil, append(window, "--type", "procedural", "--provider", "openai"), 2, `provider "openai" is not this deployment's`},
-		{nil, append(window, "--type", "procedural", "--model", "m2"), 1, refused}, // allowed: asked, and its server is down
+		{nil, append(window, "--type", "procedural", "--model", "m2"), 1, refused},                                 // allowed: asked, and its server is down
 		{[]string{"MNEME_LLM_MODEL=m9"}, append(window, "--type", "procedural", "--model", "m1"), 2, "use m9, m2"}, // the environment's model is the default
 	} {
 		r := mnemeEnv(t, home, "", c.env, c.args...)
