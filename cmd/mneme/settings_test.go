@@ -28,6 +28,24 @@ func TestSettings(t *testing.T) {
 	if r := decode[recallJSON](t, ok(t, home, "recall", "deploys", "--project", "shop", "--mode", "hybrid", "--json")); r.Mode != "hybrid" {
 		t.Fatalf("--mode over config.json: %+v", r)
 	}
+	s := serve(t, home)
+	var served recallJSON
+	if code := httpJSON(t, "POST", s.url+"/v1/recall", `{"query":"deploys","project":"shop"}`, &served); code != 200 || served.Mode != "lexical" || len(served.Hits) != 1 {
+		t.Fatalf("mneme serve with config.json's mode: %d %+v", code, served)
+	}
+	// A context package names its supplied hypothesis (item 4 of issue 27).
+	req := filepath.Join(t.TempDir(), "req.json")
+	os.WriteFile(req, []byte(`{"query":"deploys","project":"shop","mode":"hybrid","hyde":{"hypothesis":"A deploy waits for a green build.","query":"deploys","generator_id":"agent","generator_version":"1"}}`), 0o600)
+	type pkgJSON struct {
+		HyDE struct {
+			GeneratorID string `json:"generator_id"`
+			Hash        string `json:"hypothesis_sha256"`
+			Supplied    bool
+		} `json:"hyde"`
+	}
+	if p := decode[pkgJSON](t, ok(t, home, "context", "--request", req, "--json")); p.HyDE.GeneratorID != "agent" || len(p.HyDE.Hash) != 64 || !p.HyDE.Supplied {
+		t.Fatalf("context package provenance: %+v", p)
+	}
 	window := []string{"summarize", "--project", "shop", "--since", "2026-04-01", "--until", "2026-04-03"}
 	type sumJSON struct {
 		SourceIDs []string                 `json:"source_ids"`
