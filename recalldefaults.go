@@ -4,14 +4,14 @@ import "time"
 
 // RecallDefaults are a deployment's defaults for the recall options a
 // query leaves out (config.json's recall section): each applies where
-// the query's field is its zero value, before the built-in default. A
+// the query's field is its zero value, before the built-in default.
+// Fusion and alpha are the ranking profile's (WithProfile: config.json's
+// ranking section), so they have one place. A
 // query cannot ask for the zero value of a field given a default here
 // (min_score 0, mmr 0, no expansion): set those per deployment only when
 // every caller should have them.
 type RecallDefaults struct {
 	Mode     Mode    `json:"mode,omitempty"`
-	Fusion   Fusion  `json:"fusion,omitempty"`
-	Alpha    float64 `json:"alpha,omitempty"`
 	MinScore float64 `json:"min_score,omitempty"`
 	MMR      float64 `json:"mmr,omitempty"`
 	Expand   int     `json:"expand,omitempty"`
@@ -41,12 +41,6 @@ func (d *RecallDefaults) fill(q *Query) {
 	}
 	if q.Mode == "" {
 		q.Mode = d.Mode
-	}
-	if q.Fusion == "" {
-		q.Fusion = d.Fusion
-	}
-	if q.Alpha == 0 {
-		q.Alpha = d.Alpha
 	}
 	if q.MinScore == 0 {
 		q.MinScore = d.MinScore

@@ -97,7 +97,7 @@ func TestEnvironment(t *testing.T) {
 // recall leaves out; a request's own value wins.
 func TestRecallDefaults(t *testing.T) {
 	home := t.TempDir()
-	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"embedder":{"provider":"hash"},"recall":{"mode":"lexical","fusion":"rrf","alpha":0.8,"half_life":"30d"}}`), 0o600)
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"embedder":{"provider":"hash"},"recall":{"mode":"lexical","mmr":0.7,"half_life":"30d"},"ranking":{"profile":"mine","profiles":{"mine":{"alpha":0.8}}}}`), 0o600)
 	cfg, err := config.Load(config.Options{Home: home})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestRecallDefaults(t *testing.T) {
 		}
 	}
 	q := mneme.Query{Text: "release", K: 3}
-	if err := eng.CheckQuery(context.Background(), &q); err != nil || q.Fusion != mneme.RRF || q.Alpha != 0.8 || q.HalfLife != 30*24*time.Hour {
+	if err := eng.CheckQuery(context.Background(), &q); err != nil || q.MMR != 0.7 || q.HalfLife != 30*24*time.Hour {
 		t.Errorf("defaults filled: %+v, %v", q, err)
 	}
 }
@@ -147,6 +147,9 @@ func TestBadConfig(t *testing.T) {
 		{"schema url file", `{"store":"postgres","postgres":{"schema":"postgres://app:pw@db/prod"}}`, config.Options{}, "postgres.schema in config.json is a connection string"},
 		{"store key=value", ``, config.Options{Store: "postgres:host=db user=app password=pw"}, "--store is a connection string"},
 		{"store bare key=value", ``, config.Options{Store: "host=db password=pw"}, "--store is a connection string"},
+		{"ranking profile unknown", `{"embedder":{"provider":"hash"},"ranking":{"profile":"docs","profiles":{"chat":{}}}}`, config.Options{}, `ranking.profile "docs" names no profile of ranking.profiles`},
+		{"ranking field unknown", `{"ranking":{"profiles":{"chat":{"alpah":0.4}}}}`, config.Options{}, `alpah`},
+		{"ranking value out of range", `{"ranking":{"profiles":{"chat":{"alpha":4}}}}`, config.Options{}, `alpha 4 is out of range`},
 		// PostgreSQL cuts longer names to 63 bytes: two homes would share one.
 		{"schema over 63 bytes", ``, config.Options{Store: "postgres:" + strings.Repeat("s", 64),
 			Getenv: env(map[string]string{"MNEME_PG_DSN": "postgres://mneme@127.0.0.1:1/mneme?connect_timeout=1"})},
@@ -154,7 +157,8 @@ func TestBadConfig(t *testing.T) {
 		{"dimension not a number", ``, config.Options{Getenv: env(map[string]string{"MNEME_EMBEDDER_DIM": "384d"})}, `MNEME_EMBEDDER_DIM="384d" is not a dimension`},
 		{"dimension zero", ``, config.Options{Getenv: env(map[string]string{"MNEME_EMBEDDER_DIM": "0"})}, `MNEME_EMBEDDER_DIM="0" is not a dimension`},
 		{"unknown llm provider", ``, config.Options{Getenv: env(map[string]string{"MNEME_LLM_PROVIDER": "claude"})}, `MNEME_LLM_PROVIDER="claude" is not a language model provider`},
-		{"recall alpha out of range", `{"recall":{"alpha":2}}`, config.Options{}, "recall in config.json: alpha 2 is out of range"},
+		{"recall mmr out of range", `{"recall":{"mmr":2}}`, config.Options{}, "recall in config.json: mmr 2 is out of range"},
+		{"recall alpha is the ranking profile's", `{"recall":{"alpha":0.5}}`, config.Options{}, `unknown field "alpha"`},
 		{"recall mode", `{"recall":{"mode":"semantic"}}`, config.Options{}, `recall in config.json: mode "semantic" is not one of`},
 		{"recall half-life", `{"recall":{"half_life":"soon"}}`, config.Options{}, `recall in config.json: half_life "soon" is not a positive duration`},
 		{"recall unknown field", `{"recall":{"k":5}}`, config.Options{}, `unknown field "k"`},
