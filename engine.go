@@ -28,6 +28,8 @@ type Engine struct {
 	cache       ResultCache             // nil: nothing is cached
 	profile     rank.Profile            // ranking's tunables (rank.Default unless WithProfile)
 	profiles    map[string]rank.Profile // named profiles a query may choose (Query.Profile)
+	// recallDefaults fill the options a recall leaves out (nil: none).
+	recallDefaults *RecallDefaults
 
 	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
 	mu      sync.Mutex        // guards notes

@@ -207,7 +207,10 @@ func (q *Query) check() error {
 			return Invalid("a hypothesis is embedded, so it needs mode hybrid or vector, not lexical")
 		}
 		q.HyDE = true
-		return q.Hypothesis.Check()
+		if err := q.Hypothesis.Check(); err != nil {
+			return err
+		}
+		return q.Hypothesis.checkFor(q.Text)
 	}
 	return nil
 }

@@ -48,7 +48,8 @@ type RecallRequest struct {
 
 // HyDERequest is a request's hyde field: true to have a hypothesis
 // generated, or an object supplying one
-// ({"hypothesis", "generator_id", "generator_version"}).
+// ({"hypothesis", "query", "generator_id", "generator_version"}; query
+// is the query it was written for, which must be the request's).
 type HyDERequest struct {
 	Generate   bool
 	Hypothesis *Hypothesis
@@ -158,7 +159,8 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	if err := q.Filter.Check(); err != nil {
 		return q, err
 	}
-	return q, q.check()
+	checked := q // the defaults stay unset: the Engine fills the deployment's (RecallDefaults) first
+	return q, checked.check()
 }
 
 // DecodeStrict decodes exactly one JSON value from data into v, rejecting

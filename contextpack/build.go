@@ -183,6 +183,7 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reu
 	}
 	stage("recall")
 	pkg.Mode, pkg.Degraded, pkg.DegradedReason, pkg.Candidates = res.Mode, res.Degraded, res.DegradedReason, len(res.Hits)
+	pkg.HyDE = res.HyDE.Provenance(q.Hypothesis != nil)
 	query := stems(q.Text)
 	hits := res.Hits
 	var taken []*candidate

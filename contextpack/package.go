@@ -30,6 +30,9 @@ type Package struct {
 	Degraded       bool       `json:"degraded,omitempty"`
 	DegradedReason string     `json:"degraded_reason,omitempty"`
 	Stages         []Stage    `json:"stages"`
+	// HyDE names the hypothesis the recall embedded beside the query (HyDE):
+	// its generator and version and the hash of its text.
+	HyDE *mneme.HyDEProvenance `json:"hyde,omitempty"`
 	// Cache is hit or miss for each kind of cached result consulted.
 	Cache  mneme.CacheStatus `json:"cache_status"`
 	TookMS float64           `json:"took_ms"`

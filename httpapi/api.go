@@ -84,6 +84,7 @@ var routes = []route{
 	{"POST /v1/ops/prune", write, (*server).opsPrune},
 	{"GET /v1/stats", read, (*server).stats},
 	{"GET /v1/cache/stats", read, (*server).cacheStats},
+	{"GET /v1/jobs", read, (*server).listJobs},
 	{"GET /v1/export", read, (*server).export},
 	{"POST /v1/import", write, (*server).importRecords},
 	{"GET /metrics", read, (*server).metrics},

@@ -164,8 +164,8 @@ func typeSchema(t reflect.Type) map[string]any {
 	case reflect.TypeFor[*mneme.HyDERequest]():
 		str := map[string]any{"type": "string"}
 		return map[string]any{"type": []string{"boolean", "object"}, "additionalProperties": false,
-			"properties": map[string]any{"hypothesis": str, "generator_id": str, "generator_version": str},
-			"required":   []string{"hypothesis", "generator_id"}}
+			"properties": map[string]any{"hypothesis": str, "query": str, "generator_id": str, "generator_version": str},
+			"required":   []string{"hypothesis", "query", "generator_id"}}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

@@ -120,6 +120,7 @@ func (s *server) addTools(srv *mcp.Server) {
 	s.addSummarize(srv)
 	s.addPromote(srv)
 	s.addPrune(srv)
+	s.addSync(srv)
 	s.addCode(srv)
 	s.addOps(srv)
 	s.addAnswer(srv)

@@ -23,7 +23,7 @@ func TestMCPToolSet(t *testing.T) {
 		{``, []string{"context", "forget", "get", "ops", "recall", "remember"}},
 		{`{"mcp":{"tools":["recall","summarize"]}}`, []string{"recall", "summarize"}},
 		{`{"mcp":{"tools":["default","list"]}}`, []string{"context", "forget", "get", "list", "ops", "recall", "remember"}},
-		{`{"mcp":{"tools":"all"}}`, []string{"answer", "code_context", "context", "context_evidence", "forget", "get", "ground", "link", "list", "ops", "promote", "prune", "recall", "remember", "summarize", "update"}},
+		{`{"mcp":{"tools":"all"}}`, []string{"answer", "code_context", "context", "context_evidence", "forget", "get", "ground", "link", "list", "ops", "promote", "prune", "recall", "remember", "summarize", "sync", "update"}},
 	} {
 		home := t.TempDir()
 		if c.config != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func runReindex(a *app, args []string) error {
 		if eng.Embedder() == nil {
 			return mneme.ReindexResult{}, mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
 		}
-		return eng.Reindex(ctx)
+		return jobs.Reindex(ctx, eng)
 	}
 	return embedJob(a, args, reindex, func(res mneme.ReindexResult) bool { return res.Embedder.Dim > 0 },
 		func(res mneme.ReindexResult) string {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 func init() {
@@ -22,13 +23,14 @@ func runStats(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	st, err := eng.Stats(a.ctx)
+	all, err := jobs.StatsOf(a.ctx, eng)
 	if err != nil {
 		return err
 	}
 	if a.json {
-		return a.printJSON(st)
+		return a.printJSON(all)
 	}
+	st := all.Stats
 	fmt.Fprintf(a.stdout, "%s (%d superseded, %d expired, %d secret), %s\n",
 		mneme.Plural(st.Total, "memory", "memories"), st.Superseded, st.Expired, st.Secret, mneme.Plural(st.Documents, "document", "documents"))
 	if st.PendingEmbeddings > 0 || st.EmbedderError != nil {
@@ -45,6 +47,12 @@ func runStats(a *app, args []string) error {
 			fmt.Fprintf(a.stdout, "  %s %d", t, p.Types[t])
 		}
 		fmt.Fprintln(a.stdout)
+	}
+	if len(all.LastJobs) > 0 {
+		fmt.Fprintln(a.stdout, "last runs (mneme jobs lists them):")
+		for _, e := range all.LastJobs {
+			fmt.Fprintf(a.stdout, "  %s\n", jobLine(e))
+		}
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ const (
 	Documents Role = "documents" // mneme.DocumentStore
 	Vectors   Role = "vectors"   // mneme.VectorStore: the home's embedder, vectors, cache, pending embedding (and mneme.PendingStore)
 	Cache     Role = "cache"     // mneme.CacheStore: result cache entries and write generations
+	Jobs      Role = "jobs"      // jobs.Ledger: the job ledger
 )
 
 var suites = map[Role]map[string]func(*testing.T, *fixture){
@@ -91,12 +92,18 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"Generations": testCacheGenerations,
 		"Recall":      testCacheRecall,
 	},
+	Jobs: {
+		"Runs":        testJobRuns,
+		"Interrupted": testJobInterrupted,
+		"Scope":       testJobScope,
+		"Prune":       testJobPrune,
+	},
 }
 
 // Run runs the suite of each role named, every role without one.
 func Run(t *testing.T, open Opener, roles ...Role) {
 	if len(roles) == 0 {
-		roles = []Role{Records, Search, Documents, Vectors, Cache}
+		roles = []Role{Records, Search, Documents, Vectors, Cache, Jobs}
 	}
 	for _, role := range roles {
 		tests := suites[role]
