@@ -60,6 +60,8 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,
 		"UnembeddedCount": testUnembeddedCount,
+		"MetaFilters":     testMetaFilters,
+		"MetaTopK":        testMetaTopK,
 	},
 	Documents: {
 		"Documents":      testDocuments,
