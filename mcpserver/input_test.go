@@ -62,7 +62,9 @@ func TestRecallInput(t *testing.T) {
 		{"limit zero", args{"query": "release", "limit": 0}, base, "EINVALID: limit 0 is out of range: use 1 to 1000"},
 		{"k negative", args{"query": "release", "k": -3}, base, "EINVALID: k -3 is out of range: use 1 to 1000"},
 		{"meta", args{"query": "release", "meta": args{"tenant": "acme", "document_version": 3}},
-			with(func(u *usedFilters) { u.Meta = mneme.MetaFilter{{Key: "document_version", Value: "3"}, {Key: "tenant", Value: "acme"}} }), ""},
+			with(func(u *usedFilters) {
+				u.Meta = mneme.MetaFilter{{Key: "document_version", Value: "3"}, {Key: "tenant", Value: "acme"}}
+			}), ""},
 		{"meta object value", args{"query": "release", "meta": args{"tenant": args{"name": "acme"}}}, base, `EINVALID: meta: validating /properties/meta/additionalProperties: type: map[name:acme] has type "object"`},
 		{"meta array value", args{"query": "release", "meta": args{"tenant": []string{"acme"}}}, base, `has type "array", want one of "string, number, boolean"`},
 		{"meta null value", args{"query": "release", "meta": args{"tenant": nil}}, base, `has type "null", want one of "string, number, boolean"`},
