@@ -97,9 +97,10 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 	if err == nil && len(todo) > 0 {
 		err = e.bindEmbedder(ctx)
 	}
+	of := SetKey(e.embedder.Info())
 	for i, r := range todo {
 		if err == nil {
-			r.Vector, r.EmbedHash = vecs[i], uncached[i]
+			r.Vector, r.EmbedHash, r.VectorOf = vecs[i], uncached[i], of
 		}
 	}
 	return err
@@ -254,6 +255,13 @@ func (e *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error)
 type ReindexResult struct {
 	Embedder EmbedderInfo `json:"embedder"`
 	Embedded int          `json:"embedded"`
+	// Previous is the home's embedder before the reindex (nil: none);
+	// Switched says the home now uses Embedder, KeptOld that Previous's
+	// vectors are kept for a switch back (ReindexTo).
+	Previous *EmbedderInfo `json:"previous,omitempty"`
+	Switched bool          `json:"switched,omitempty"`
+	KeptOld  bool          `json:"kept_old,omitempty"`
+	Took     string        `json:"took,omitempty"`
 }
 
 // Reindex makes the configured embedder the home's: vectors from any other

@@ -65,6 +65,7 @@ func BenchmarkHybridRecall(b *testing.B) {
 		{"big-project", mneme.Filter{Project: "p0"}},
 		{"small-project+type", mneme.Filter{Project: "p7", Types: []mneme.Type{mneme.Episodic}}},
 		{"tags+time", mneme.Filter{Tags: []string{"t3", "t4"}, Since: &since, Until: &until}},
+		{"meta-tenth", mneme.Filter{Meta: benchdata.MetaTenth}}, // one meta value, 10% of the records
 	}
 	for _, mode := range []mneme.Mode{mneme.Hybrid, mneme.Lexical, mneme.Vector} {
 		for i, fl := range filters {

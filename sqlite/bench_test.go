@@ -50,8 +50,8 @@ type namedFilter struct {
 }
 
 // filters are the recall benchmarks' filters: none, half the records
-// (project p0 holds half), a small slice, tags with a time range, and the
-// reusable records (5%).
+// (project p0 holds half), a small slice, tags with a time range, the
+// reusable records (5%), and one meta value (10%).
 func filters() []namedFilter {
 	since := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	until := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -61,6 +61,7 @@ func filters() []namedFilter {
 		{"small-project+type", mneme.Filter{Project: "p7", Types: []mneme.Type{mneme.Episodic}}},
 		{"tags+time", mneme.Filter{Tags: []string{"t3", "t4"}, Since: &since, Until: &until}},
 		{"reusable", mneme.Filter{Statuses: []mneme.Status{mneme.Validated, mneme.Published}}},
+		{"meta-tenth", mneme.Filter{Meta: benchdata.MetaTenth}},
 	}
 }
 

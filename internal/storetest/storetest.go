@@ -80,6 +80,10 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"SyncResumes":       testSyncResumes,
 		"UnembeddedCursor":  testUnembeddedCursor,
 		"StaleVector":       testStaleVector,
+		"ReindexBeside":     testReindexBeside,
+		"ReindexRefused":    testReindexRefused,
+		"ReindexInterrupt":  testReindexInterrupted,
+		"VectorOfOtherSet":  testVectorOfOtherSet,
 		"Notes":             testNotes,
 	},
 	Cache: {
