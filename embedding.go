@@ -46,7 +46,7 @@ func (e *Engine) checkEmbedder(ctx context.Context) error {
 	if err != nil || !ok {
 		return err
 	}
-	if home.ID() != want.ID() || home.Version != want.Version || home.Dim != want.Dim {
+	if !sameSet(home, want) && !e.followHome(home) {
 		return Errorf(ECONFLICT, "the stored vectors come from %s version %s (%d dimensions), but the configured embedder is %s version %s (%d dimensions): run `mneme reindex` to re-embed everything with the configured one, or configure %s again",
 			home.ID(), home.Version, home.Dim, want.ID(), want.Version, want.Dim, home.ID())
 	}
@@ -89,6 +89,7 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 	if err := e.checkEmbedder(ctx); err != nil {
 		return err
 	}
+	of := SetKey(e.embedder.Info()) // as the checked embedder: a switch meanwhile drops these vectors (see Record.VectorOf)
 	texts, err := e.embedInputs(ctx, todo)
 	if err != nil {
 		return err
@@ -97,7 +98,6 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 	if err == nil && len(todo) > 0 {
 		err = e.bindEmbedder(ctx)
 	}
-	of := SetKey(e.embedder.Info())
 	for i, r := range todo {
 		if err == nil {
 			r.Vector, r.EmbedHash, r.VectorOf = vecs[i], uncached[i], of

@@ -84,6 +84,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"ReindexRefused":    testReindexRefused,
 		"ReindexInterrupt":  testReindexInterrupted,
 		"VectorOfOtherSet":  testVectorOfOtherSet,
+		"FollowHome":        testFollowHome,
 		"Notes":             testNotes,
 	},
 	Cache: {

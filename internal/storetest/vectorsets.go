@@ -206,3 +206,33 @@ func testVectorOfOtherSet(t *testing.T, f *fixture) {
 		t.Fatalf("%d records without a home vector, want 1 (the other embedder's vector dropped)", n)
 	}
 }
+
+// testFollowHome: a process that took the home's embedder (a server
+// opened before the switch) goes on writing and recalling after another
+// switched the home: no ECONFLICT, its writes get the new home's vectors.
+func testFollowHome(t *testing.T, f *fixture) {
+	old, next := newModel(t, "old", 16), newModel(t, "next", 16)
+	load := func(info mneme.EmbedderInfo) (mneme.Embedder, error) {
+		if info == next.Info() {
+			return next, nil
+		}
+		return nil, fmt.Errorf("no embedder %s here", info.ID())
+	}
+	server := mneme.NewEngine(f.eng.Store(), f.clock(), mneme.WithEmbedder(mneme.FollowHome(old, load)))
+	if _, err := server.Remember(f.ctx, []*mneme.Record{{Text: "the on-call rota changes on Mondays"}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.eng.ReindexTo(f.ctx, next, mneme.ReindexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.Remember(f.ctx, []*mneme.Record{{Text: "the on-call rota is in the wiki"}}, mneme.WriteOptions{}); err != nil {
+		t.Fatalf("write after another process switched the home: %v", err)
+	}
+	res, err := server.Recall(f.ctx, mneme.Query{Text: "on-call rota", K: 2})
+	if err != nil || res.Degraded || res.Unembedded != 0 || len(res.Hits) != 2 {
+		t.Fatalf("recall after the switch: %+v, %v", res, err)
+	}
+	if server.Embedder().Info() != next.Info() {
+		t.Fatalf("the server embeds with %+v, want the new home's", server.Embedder().Info())
+	}
+}
