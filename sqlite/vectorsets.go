@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/index/hnsw"
 )
 
 var _ mneme.VectorSets = (*Store)(nil)
@@ -122,16 +123,20 @@ func (s *Store) PutVectorsIn(ctx context.Context, info mneme.EmbedderInfo, recs 
 // non-secret record, in one transaction: a write racing it either commits
 // first and is counted, or comes after and sees the new home.
 func (s *Store) SwitchEmbedder(ctx context.Context, info mneme.EmbedderInfo, keepOld bool) (int, error) {
+	if n, err := s.missingIn(ctx, s.db, info); err != nil || n > 0 {
+		return n, translate(err, "switch the home's embedder")
+	}
+	ready, err := s.buildSet(ctx, info)
+	if err != nil {
+		return 0, translate(err, "build the vector index")
+	}
 	missing := 0
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.tx(ctx, func(tx *sql.Tx) error {
 		old, ok, err := homeEmbedder(ctx, tx)
 		if err != nil || (ok && mneme.SetKey(old) == mneme.SetKey(info)) {
 			return err
 		}
-		err = tx.QueryRowContext(ctx, `SELECT count(*) FROM records r WHERE r.sensitivity != 'secret'
-			AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = r.seq AND v.embedder = ? AND v.version = ? AND v.dim = ?)`,
-			info.ID(), info.Version, info.Dim).Scan(&missing)
-		if err != nil || missing > 0 {
+		if missing, err = s.missingIn(ctx, tx, info); err != nil || missing > 0 {
 			return err
 		}
 		sets, err := keptSets(ctx, tx)
@@ -157,7 +162,55 @@ func (s *Store) SwitchEmbedder(ctx context.Context, info mneme.EmbedderInfo, kee
 		_, err = tx.ExecContext(ctx, "UPDATE cache_generations SET gen = gen + 1")
 		return err
 	})
+	if err == nil && missing == 0 {
+		s.install(ready)
+	}
 	return missing, translate(err, "switch the home's embedder")
+}
+
+// missingIn counts the non-secret records without a vector from info.
+func (s *Store) missingIn(ctx context.Context, q queryer, info mneme.EmbedderInfo) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM records r WHERE r.sensitivity != 'secret'
+		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = r.seq AND v.embedder = ? AND v.version = ? AND v.dim = ?)`,
+		info.ID(), info.Version, info.Dim).Scan(&n)
+	return n, err
+}
+
+// builtSet is a vector index over a set's vectors as of change gen.
+type builtSet struct {
+	info mneme.EmbedderInfo
+	ix   *hnsw.Index
+	gen  int64
+}
+
+// buildSet builds the vector index of info's set before the switch (recall
+// goes on with the home's meanwhile), so that the switch does not leave
+// the next recall to build it. Changes to the set's vectors are not logged
+// while it is not the home's; none come between this and the switch: the
+// reindex writes no vector until the switch returns, and a record whose
+// text changes loses its vector, so the switch finds it missing and waits.
+func (s *Store) buildSet(ctx context.Context, info mneme.EmbedderInfo) (*builtSet, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	b := &builtSet{info: info, ix: hnsw.New(hnsw.Config{Dim: info.Dim})}
+	if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(seq), 0) FROM changes").Scan(&b.gen); err != nil {
+		return nil, err
+	}
+	return b, addVectors(ctx, tx, b.ix, info, "", nil)
+}
+
+// install makes a built set this process's vector index, and saves it as
+// the snapshot other processes load when they see the switch.
+func (s *Store) install(b *builtSet) {
+	v := &s.vec
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.ix, v.info, v.gen, v.saved, v.gapsOf = b.ix, b.info, b.gen, b.gen-saveEvery, nil
+	s.saveVectors()
 }
 
 // DropVectorSet deletes a kept set.
