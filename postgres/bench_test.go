@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
 	"github.com/mneme-ai/mneme/internal/benchdata"
 	"github.com/mneme-ai/mneme/internal/pgtest"
 )
@@ -16,42 +17,9 @@ import (
 // synthetic clustered vectors, queries embedded by the built-in model,
 // included in the latency). Run with -benchtime=300x.
 func BenchmarkHybridRecall(b *testing.B) {
-	em := benchdata.MiniLM(b)
 	const n = 100_000
 	ctx := context.Background()
-	s := pgtest.Open(b)
-	b.Cleanup(func() { s.Close() })
-	eng := mneme.NewEngine(s)
-	c := benchdata.New(1, 30_000)
-	t0 := time.Now()
-	for start := 0; start < n; start += 1000 {
-		batch := make([]*mneme.Record, 0, 1000)
-		for i := start; i < min(start+1000, n); i++ {
-			batch = append(batch, c.Record(i))
-		}
-		if _, err := eng.Import(ctx, batch, mneme.WriteOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.Logf("imported %d records in %s", n, time.Since(t0))
-	t0 = time.Now()
-	if err := s.SetHomeEmbedder(ctx, em.Info()); err != nil {
-		b.Fatal(err)
-	}
-	err := s.WithoutVectorIndex(ctx, func() error {
-		_, err := benchdata.AddVectors(ctx, s, em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256))
-		return err
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Logf("added vectors and built the HNSW index in %s", time.Since(t0))
-	// A store at rest, as autovacuum leaves it: planner statistics, and a
-	// visibility map that lets index-only scans skip the table.
-	if _, err := s.Pool().Exec(ctx, "VACUUM ANALYZE"); err != nil {
-		b.Fatal(err)
-	}
-	eng = mneme.NewEngine(s, mneme.WithEmbedder(em))
+	eng, _ := loadVectors(b, n)
 	if _, err := eng.Recall(ctx, mneme.Query{Text: "how do we warm up", K: 10}); err != nil {
 		b.Fatal(err)
 	}
@@ -86,5 +54,66 @@ func BenchmarkHybridRecall(b *testing.B) {
 				benchdata.ReportPercentiles(b, lat)
 			})
 		}
+	}
+}
+
+// loadVectors opens a fresh store holding n records of the benchmark
+// corpus with synthetic vectors from the built-in model's identity (its
+// HNSW index built, the store vacuumed and analysed), and an engine that
+// embeds queries with the model.
+func loadVectors(b *testing.B, n int) (*mneme.Engine, mneme.Embedder) {
+	b.Helper()
+	em := benchdata.MiniLM(b)
+	ctx := context.Background()
+	s := pgtest.Open(b)
+	b.Cleanup(func() { s.Close() })
+	eng := mneme.NewEngine(s)
+	c := benchdata.New(1, 30_000)
+	t0 := time.Now()
+	for start := 0; start < n; start += 1000 {
+		batch := make([]*mneme.Record, 0, 1000)
+		for i := start; i < min(start+1000, n); i++ {
+			batch = append(batch, c.Record(i))
+		}
+		if _, err := eng.Import(ctx, batch, mneme.WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("imported %d records in %s", n, time.Since(t0))
+	t0 = time.Now()
+	if err := s.SetHomeEmbedder(ctx, em.Info()); err != nil {
+		b.Fatal(err)
+	}
+	err := s.WithoutVectorIndex(ctx, func() error {
+		_, err := benchdata.AddVectors(ctx, s, em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("added vectors and built the HNSW index in %s", time.Since(t0))
+	// A store at rest, as autovacuum leaves it: planner statistics, and a
+	// visibility map that lets index-only scans skip the table.
+	if _, err := s.Pool().Exec(ctx, "VACUUM ANALYZE"); err != nil {
+		b.Fatal(err)
+	}
+	return mneme.NewEngine(s, mneme.WithEmbedder(em)), em
+}
+
+// BenchmarkRecallDuringReindex is sqlite's: hybrid recall at 100,000
+// records alone, then while a reindex builds the hash embedder's vectors
+// (384 dimensions) beside the model's and switches (run with
+// -benchtime 1x).
+func BenchmarkRecallDuringReindex(b *testing.B) {
+	eng, _ := loadVectors(b, 100_000)
+	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "how do we warm up", K: 10}); err != nil {
+		b.Fatal(err)
+	}
+	target, err := hash.New(384)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		benchdata.RecallDuringReindex(b, eng, target, 300)
 	}
 }
