@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -199,6 +200,7 @@ func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 	if sc.local {
 		return nil
 	}
+	olds := map[*Record]*Record{}
 	for i, rec := range recs {
 		var old *Record
 		if rec.ID != "" {
@@ -214,6 +216,39 @@ func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 			}
 		}
 		stampImported(rec, old, sc.Name)
+		if old != nil {
+			olds[rec] = old
+		}
+	}
+	return e.keepHiddenLinks(ctx, olds)
+}
+
+// keepHiddenLinks adds to each imported record the links of the stored
+// record it updates (olds) that the caller could not see: an export
+// leaves them out (hideLinks), so importing it back must not drop them.
+func (e *Engine) keepHiddenLinks(ctx context.Context, olds map[*Record]*Record) error {
+	stored := make([]*Record, 0, len(olds))
+	for _, old := range olds {
+		stored = append(stored, old)
+	}
+	shown := make([]*Record, len(stored))
+	for i, old := range stored {
+		c := *old
+		shown[i] = &c
+	}
+	if err := e.hideLinks(ctx, shown); err != nil {
+		return err
+	}
+	seen := make(map[string][]Link, len(shown))
+	for _, c := range shown {
+		seen[c.ID] = c.Links
+	}
+	for rec, old := range olds {
+		for _, l := range old.Links {
+			if !slices.Contains(seen[old.ID], l) {
+				rec.Links = unionLinks(rec.Links, []Link{l})
+			}
+		}
 	}
 	return nil
 }
@@ -221,8 +256,19 @@ func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 // Get returns one record visible at clearance (capped by the caller's
 // scope). A record the caller may not read is not found, with the same
 // message as an id nothing has: a caller without clearance cannot tell a
-// secret record from a missing one.
+// secret record from a missing one. Its links to records the caller may
+// not read are left out.
 func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
+	r, err := e.read(ctx, id, clearance)
+	if err != nil {
+		return nil, err
+	}
+	return r, e.hideLinks(ctx, []*Record{r})
+}
+
+// read is Get with every link as stored: for a use case that writes the
+// record back (a hidden link must survive the caller's change).
+func (e *Engine) read(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
 	if !ValidID(id) {
 		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
 	}
@@ -256,10 +302,15 @@ func (e *Engine) List(ctx context.Context, f Filter, limit int, cursor string) (
 	if limit <= 0 || limit > MaxK {
 		return nil, "", Invalid("limit %d is out of range: use 1 to %d", limit, MaxK)
 	}
-	return e.store.List(ctx, f, limit, cursor)
+	recs, next, err := e.store.List(ctx, f, limit, cursor)
+	if err == nil {
+		err = e.hideLinks(ctx, recs)
+	}
+	return recs, next, err
 }
 
-// Each calls fn for every record passing f, page by page.
+// Each calls fn for every record passing f, page by page, without the
+// links to records the caller may not read (one store call a page).
 func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) error {
 	if err := e.checkFilter(ctx, &f); err != nil {
 		return err
@@ -267,6 +318,9 @@ func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) err
 	cursor := ""
 	for {
 		recs, next, err := e.store.List(ctx, f, MaxK, cursor)
+		if err == nil {
+			err = e.hideLinks(ctx, recs)
+		}
 		if err != nil {
 			return err
 		}

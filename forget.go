@@ -121,7 +121,7 @@ func (e *Engine) forgetIDs(ctx context.Context, ids []string, dryRun bool) ([]st
 		}
 	}
 	for _, id := range unique {
-		if _, err := e.Get(ctx, id, Secret); err != nil {
+		if _, err := e.read(ctx, id, Secret); err != nil {
 			if ErrorCode(err) == ENOTFOUND {
 				err = Errorf(ENOTFOUND, "no record with id %s; nothing was forgotten", id)
 			}

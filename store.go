@@ -282,3 +282,12 @@ type Copier interface {
 	// written separately), replacing any with the same id.
 	PutDocuments(ctx context.Context, docs []Document) error
 }
+
+// BatchGetter is an optional role: a store that reads many records by id
+// in one call, so the Engine checks the targets of a result set's links
+// (and follows them) without a call per link.
+type BatchGetter interface {
+	// GetMany returns the records with the given ids that exist, in no
+	// particular order.
+	GetMany(ctx context.Context, ids []string) ([]*Record, error)
+}

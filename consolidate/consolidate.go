@@ -388,7 +388,10 @@ func continued(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.R
 	for _, s := range srcs {
 		have[s.ID] = true
 	}
-	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}, Clearance: mneme.Internal}
+	// A session's summary is stored under its session: the session index
+	// finds it among the project's records (a hook ends every session
+	// with one, in homes of 100,000 records).
+	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}, SessionID: w.session, Clearance: mneme.Internal}
 	var best *mneme.Record
 	bestN := 0
 	err := eng.Each(ctx, f, func(r *mneme.Record) error {

@@ -89,6 +89,8 @@ var routes = []route{
 	{"GET /metrics", read, (*server).metrics},
 	{"GET /v1/scope", read, (*server).scope},
 	{"GET /v1/memories/{id}/related", read, (*server).related},
+	{"POST /v1/memories/{id}/links", write, (*server).link},
+	{"DELETE /v1/memories/{id}/links/{to}", write, (*server).unlink},
 	{"GET /v1/tags", read, (*server).tags},
 	{"GET /v1/doctor", read, (*server).doctor},
 }

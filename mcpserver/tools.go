@@ -115,6 +115,7 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "List memories, newest first, a page at a time."}, s.list)
 	add(srv, &mcp.Tool{Name: "update", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
 		Description: "Change some fields of a stored memory by id; the fields you leave out stay as they are."}, s.update)
+	s.addLink(srv)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory a filter matches. Try dry_run first."}, s.forget)
 	s.addSummarize(srv)

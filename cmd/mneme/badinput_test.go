@@ -12,6 +12,7 @@ import (
 func TestBadInput(t *testing.T) {
 	home := t.TempDir()
 	id := decode[writeJSON](t, ok(t, home, "remember", "seed memory", "--json")).ID
+	secretID := decode[writeJSON](t, ok(t, home, "remember", "a secret seed", "--sensitivity", "secret", "--json")).ID
 	dir := t.TempDir()
 	file := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -99,6 +100,14 @@ func TestBadInput(t *testing.T) {
 		{"ingest missing path", "", []string{"ingest", filepath.Join(dir, "nope")}, 2, "nope"},
 		{"ingest bad chunk size", "", []string{"ingest", dir, "--chunk-tokens", "4"}, 2, "chunk size 4"},
 		{"prune without mode", "", []string{"prune"}, 2, "--expired"},
+		{"link to a missing record", "", []string{"link", id, "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", "--rel", "relates_to"}, 2, "the link's target: no record with id"},
+		{"link to a secret record without clearance", "", []string{"link", id, secretID, "--rel", "relates_to"}, 2, "the link's target: no record with id"},
+		{"link unknown relation", "", []string{"link", id, secretID, "--rel", "inspired_by"}, 2, `relation "inspired_by" is not valid: use one of derived_from, supersedes, relates_to, follows`},
+		{"link without relation", "", []string{"link", id, secretID}, 2, "a link needs a relation"},
+		{"link one id", "", []string{"link", id, "--rel", "follows"}, 2, "link takes two record ids"},
+		{"link to itself", "", []string{"link", id, id, "--rel", "follows"}, 2, "cannot link to itself"},
+		{"unlink malformed id", "", []string{"unlink", id, "nope"}, 2, "is not a record id"},
+		{"context reusable out of range", "", []string{"context", "x", "--reusable", "51"}, 2, "reusable 51 is out of range"},
 		{"home cannot be created", "", []string{"remember", "x", "--home", filepath.Join(notDir, "sub")}, 2, "cannot create the data directory"},
 	}
 	before := ok(t, home, "export", "--clearance", "secret")

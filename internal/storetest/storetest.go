@@ -51,6 +51,11 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"IDsHiddenAlike":         testIDsHiddenAlike,
 		"DerivedFollowSecret":    testDerivedFollowSecret,
 		"ImportedPromotions":     testImportedPromotions,
+		"LinkRelations":          testLinkRelations,
+		"LinkRefused":            testLinkRefused,
+		"HiddenLinkTargets":      testHiddenLinkTargets,
+		"ExpandLinks":            testExpandLinks,
+		"Timeline":               testTimeline,
 	},
 	Search: {
 		"FilteredTopK":    testFilteredTopK,
