@@ -364,6 +364,11 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	sc := ScopeFrom(ctx)
+	if len(sc.Projects) == 0 { // coverage counts every project's records
+		if st.Embedders, err = e.VectorSets(ctx); err != nil {
+			return Stats{}, err
+		}
+	}
 	if sc.Allow(Secret) != Secret && st.Secret > 0 && st.SecretOnly == nil {
 		return Stats{}, Errorf(EINTERNAL, "the store does not count its secret records apart (Stats.SecretOnly), so it cannot count what token %q may see", sc.Name)
 	}

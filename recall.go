@@ -420,14 +420,17 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 		}
 		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use {{mode=lexical}}")
 	}
-	info := e.embedder.Info()
 	home, ok, err := e.store.HomeEmbedder(ctx)
+	if ok && !sameSet(home, e.embedder.Info()) {
+		e.followHome(home) // the home switched embedder since this process opened it
+	}
+	info := e.embedder.Info()
 	switch {
 	case err != nil:
 		return nil, err
 	case !ok:
 		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme sync` to embed the stored memories")
-	case home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim:
+	case !sameSet(home, info):
 		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
 			home.ID(), home.Version, info.ID(), info.Version)
 	}

@@ -232,6 +232,11 @@ type Stats struct {
 	// again: the Engine fills both (see PendingStore).
 	PendingEmbeddings int             `json:"pending_embeddings"`
 	EmbedderError     *EmbedderHealth `json:"embedder_error,omitempty"`
+	// Embedders are the home's vector set and the ones kept beside it
+	// (a reindex building one, or the former home's kept for a switch
+	// back), each with its coverage of the records that may have a
+	// vector; the Engine fills it for a caller that covers every project.
+	Embedders []VectorSet `json:"embedders,omitempty"`
 	// SecretOnly is the part of these counts that is secret: the secret
 	// records counted alone, as Stats counts them all (its Secret and
 	// Total are equal; its Documents are the documents only secret

@@ -206,6 +206,9 @@ func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([
 	em, err := c.NewEmbedder(ctx, s)
 	var opts []mneme.Option
 	switch {
+	case err == nil && em != nil && c.Embedder.Provider == "":
+		// Not chosen: the home's, which a reindex in another process may switch.
+		opts = append(opts, mneme.WithEmbedder(mneme.FollowHome(em, c.homeEmbedder)))
 	case err == nil:
 		opts = append(opts, mneme.WithEmbedder(em))
 	case need >= Writes && mneme.ErrorCode(err) == mneme.EUNAVAILABLE:

@@ -19,12 +19,15 @@ func EmbedPending(ctx context.Context, eng *mneme.Engine) (mneme.SyncResult, err
 	})
 }
 
-// Reindex is eng.Reindex recorded as a run of reindex.
-func Reindex(ctx context.Context, eng *mneme.Engine) (mneme.ReindexResult, error) {
-	if eng.Embedder() == nil {
-		return eng.Reindex(ctx)
+// Reindex is eng.ReindexTo its own embedder, recorded as a run of
+// reindex.
+func Reindex(ctx context.Context, eng *mneme.Engine, opts mneme.ReindexOptions) (mneme.ReindexResult, error) {
+	em := eng.Embedder()
+	if em == nil {
+		return mneme.ReindexResult{}, mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
 	}
-	return Track(ctx, eng, KindReindex, "", eng.Reindex, func(r mneme.ReindexResult) (map[string]int, string) {
+	run := func(ctx context.Context) (mneme.ReindexResult, error) { return eng.ReindexTo(ctx, em, opts) }
+	return Track(ctx, eng, KindReindex, "", run, func(r mneme.ReindexResult) (map[string]int, string) {
 		return map[string]int{"embedded": r.Embedded}, ""
 	})
 }

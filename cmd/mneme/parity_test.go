@@ -52,6 +52,18 @@ func TestSurfaceParity(t *testing.T) {
 		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
 		{"stats", "", fixed(args{}), ""},
+		// Metadata filters: exact top-level values, all must hold; a number matches its text (the CLI's --meta).
+		{"remember", "C", fixed(args{"text": "Tenant acme deploys need a change ticket.", "project": "shop", "meta": args{"tenant": "acme", "document_version": "3"}}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "project": "shop", "meta": args{"tenant": "acme"}, "include_unmatched": true}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"tenant": "acme", "document_version": "3"}}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"tenant": "acme", "document_version": 4}}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"by": "ada"}, "include_unmatched": true}), ""},
+		{"context", "", fixed(args{"query": "deploys", "project": "shop", "budget": 200, "meta": args{"tenant": "acme"}}), ""},
+		{"list", "", fixed(args{"project": "shop", "meta": args{"document_version": 3}}), ""},
+		{"forget", "", fixed(args{"meta": args{"tenant": "acme"}, "dry_run": true}), ""},
+		{"prune", "", fixed(args{"project": "shop", "meta": args{"tenant": "acme"}, "statuses": []string{"active"}, "dry_run": true}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"": "acme"}}), "EINVALID"},
+		{"forget", "", fixed(args{"meta": args{" ": "x"}}), "EINVALID"},
 		{"promote", "R", func(ids map[string]string) args {
 			return args{"ids": []string{ids["A"]}, "to": "procedural", "title": "When we deploy"}
 		}, ""},
@@ -293,7 +305,13 @@ func (h *httpSurface) do(t *testing.T, op string, in args) (any, string) {
 	case "get":
 		method, path, body = "GET", "/v1/memories/"+url.PathEscape(in["id"].(string)), nil
 	case "list":
-		method, path, body = "GET", "/v1/memories?project="+url.QueryEscape(in["project"].(string)), nil
+		q := url.Values{"project": {in["project"].(string)}}
+		if meta, ok := in["meta"].(args); ok {
+			for k, v := range meta {
+				q.Add("meta", fmt.Sprintf("%s=%v", k, v))
+			}
+		}
+		method, path, body = "GET", "/v1/memories?"+q.Encode(), nil
 	case "stats":
 		method, body = "GET", nil
 	case "link":

@@ -36,6 +36,9 @@ func runStats(a *app, args []string) error {
 	if st.PendingEmbeddings > 0 || st.EmbedderError != nil {
 		fmt.Fprintf(a.stdout, "%s: `mneme sync` embeds them\n", pendingDetail(st))
 	}
+	for _, vs := range st.Embedders {
+		fmt.Fprintln(a.stdout, coverageLine(vs))
+	}
 	for _, p := range st.Projects {
 		types := make([]string, 0, len(p.Types))
 		for t := range p.Types {
@@ -55,4 +58,18 @@ func runStats(a *app, args []string) error {
 		}
 	}
 	return nil
+}
+
+// coverageLine says how many of the records that may have a vector have
+// one from an embedder, and whether recall uses it.
+func coverageLine(vs mneme.VectorSet) string {
+	role := "kept beside"
+	if vs.Home {
+		role = "in use"
+	}
+	pct := 100.0
+	if vs.Embeddable > 0 {
+		pct = 100 * float64(vs.Vectors) / float64(vs.Embeddable)
+	}
+	return fmt.Sprintf("embedder %s (%d dimensions, %s): %d of %d memories embedded (%.0f%%)", vs.Embedder.ID(), vs.Embedder.Dim, role, vs.Vectors, vs.Embeddable, pct)
 }

@@ -66,6 +66,8 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,
 		"UnembeddedCount": testUnembeddedCount,
+		"MetaFilters":     testMetaFilters,
+		"MetaTopK":        testMetaTopK,
 	},
 	Documents: {
 		"Documents":      testDocuments,
@@ -84,6 +86,11 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"SyncResumes":       testSyncResumes,
 		"UnembeddedCursor":  testUnembeddedCursor,
 		"StaleVector":       testStaleVector,
+		"ReindexBeside":     testReindexBeside,
+		"ReindexRefused":    testReindexRefused,
+		"ReindexInterrupt":  testReindexInterrupted,
+		"VectorOfOtherSet":  testVectorOfOtherSet,
+		"FollowHome":        testFollowHome,
 		"Notes":             testNotes,
 	},
 	Cache: {
