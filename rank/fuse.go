@@ -22,7 +22,7 @@ import (
 // ranks it by the lexical lane alone, scaled as if that lane were the
 // only one; so does weighted fusion when no embedded candidate was found
 // by words. Each measured best of the schemes tried on half-embedded
-// LoCoMo and NFCorpus (README, "A partly embedded home"); the order of
+// LoCoMo and NFCorpus (docs/performance.md, "A partly embedded home"); the order of
 // such candidates among themselves is always their lexical order.
 func (p *Profile) Fuse(found []Found, method Fusion, alpha float64, lexical, vector bool) []*Candidate {
 	out := make([]*Candidate, len(found))

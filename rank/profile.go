@@ -26,7 +26,7 @@ const (
 // Profile holds every tunable of ranking. Start from Default: a profile
 // read from JSON (config.json) starts from it too, so it names only what
 // it changes. The defaults were chosen with `mneme bench` on LoCoMo dev
-// and NFCorpus train and dev (README, "Choosing the fusion" and the
+// and NFCorpus train and dev (docs/performance.md, "Choosing the fusion" and the
 // sections named below).
 type Profile struct {
 	// Fusion: weighted (default) or rrf. On LoCoMo and NFCorpus weighted
@@ -38,13 +38,13 @@ type Profile struct {
 	// RRFK is the k of reciprocal rank fusion (60).
 	RRFK int `json:"rrf_k"`
 	// MatchFloor is the cosine similarity from which a record's meaning
-	// alone is evidence that it answers the query (0.2, README "Nothing is
+	// alone is evidence that it answers the query (0.2, docs/performance.md "Nothing is
 	// no answer"). Below it a record none of the query's terms found is
 	// held back, and under RRF its vector rank counts for nothing.
 	MatchFloor float64 `json:"match_floor"`
 
 	// SpeakerBoost is added to a record whose speaker the query names
-	// (0.1, README "Speaker match"): a question about a participant is
+	// (0.1, docs/performance.md "Speaker match"): a question about a participant is
 	// mostly answered by what she said, but both lanes match every turn
 	// that merely addresses her as well.
 	SpeakerBoost float64 `json:"speaker_boost"`
@@ -90,7 +90,7 @@ type Profile struct {
 	// one the query names, resolved against when it was said.
 	DateMentions bool `json:"date_mentions"`
 	// ShortTurnPenalty is taken from a conversation turn for each halving
-	// of its length below FullTurnWords, at most twice (0.04, README
+	// of its length below FullTurnWords, at most twice (0.04, docs/performance.md
 	// "Short turns"): a turn of a few words rarely holds what a question
 	// asks, yet both lanes match it as well as the longer turns that do.
 	ShortTurnPenalty float64 `json:"short_turn_penalty"`
@@ -106,7 +106,7 @@ type Profile struct {
 	RerankRecency  float64 `json:"rerank_recency"`
 	RerankType     float64 `json:"rerank_type"`
 
-	// Pseudo-relevance feedback (RM3-like), README "Lexical scoring and
+	// Pseudo-relevance feedback (RM3-like), docs/performance.md "Lexical scoring and
 	// feedback": NFCorpus train and dev gain 0.01 nDCG@10; on LoCoMo's
 	// chat turns it lost recall at every setting, so it needs hits of
 	// FeedbackMinWords.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/embed/minilm/fetch"
 	"github.com/mneme-ai/mneme/lanes"
 )
@@ -25,13 +26,15 @@ func (a *app) capabilities() []check {
 	} else {
 		out = append(out, check{Name: "shared store", OK: true, Detail: "the store is PostgreSQL, shared"})
 	}
-	if l := c.File.LLM; l.Provider != "" {
+	if l := c.LLM; l.Provider != "" {
 		out = append(out, check{Name: "llm", OK: true, Detail: fmt.Sprintf("%s %s configured (not called: summarize --strategy auto falls back when it does not answer)", l.Provider, l.Model)})
 	} else {
 		out = append(out, check{Name: "llm", OK: true, Absent: true, Detail: "none configured (config.json llm): summaries are extractive"})
 	}
 	m := check{Name: "model", OK: true, Detail: "the built-in model is installed in " + c.ModelDir}
-	if !fetch.Present(c.ModelDir) {
+	if minilm.Embedded() {
+		m.Detail = "the built-in model is compiled into this binary"
+	} else if !fetch.Present(c.ModelDir) {
 		m = check{Name: "model", OK: true, Absent: true, Detail: "the built-in model is not installed in " + c.ModelDir, Fix: "mneme model fetch"}
 	}
 	out = append(out, m)
