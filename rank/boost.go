@@ -147,7 +147,7 @@ func (p *Profile) mentions(c *Candidate, span Span) bool {
 	if len(text) > mentionBytes {
 		text = text[:mentionBytes]
 	}
-	if !timeWordRe.MatchString(text) && !isoDay.MatchString(text) {
+	if !hasWord(text, timeWords) {
 		return false // cheap: most texts tell no time
 	}
 	said, ok := Named(text, c.Doc.Time)

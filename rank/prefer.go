@@ -18,8 +18,12 @@ func StatesPreference(text string) bool {
 	if len(text) > mentionBytes {
 		text = text[:mentionBytes]
 	}
-	return preferRe.MatchString(text)
+	return hasWord(text, preferWords) && preferRe.MatchString(text)
 }
+
+// preferWords are the words without one of which preferRe cannot match.
+var preferWords = wordSet(`prefer prefers preferred preference preferences love like enjoy hate dislike stand avoid allergic
+	intolerant vegetarian vegan gluten favourite favorite fan rather eat always`)
 
 // PreferMatch raises, for a question that asks for advice, the candidates
 // that state a preference by PreferBoost: "can you suggest a restaurant?"
