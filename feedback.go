@@ -35,9 +35,10 @@ func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, foun
 	if len(extra) == 0 {
 		return cands, nil, nil
 	}
-	cq.Terms = make([]string, 0, len(terms)*feedbackWeight+len(extra))
+	asked := cq.Terms // with the query's own frequencies
+	cq.Terms = make([]string, 0, len(asked)*feedbackWeight+len(extra))
 	for range feedbackWeight {
-		cq.Terms = append(cq.Terms, terms...)
+		cq.Terms = append(cq.Terms, asked...)
 	}
 	cq.Terms = append(cq.Terms, extra...)
 	again, err := e.store.Candidates(ctx, cq)
