@@ -203,7 +203,7 @@ func TestEmbedSpansThatMatter(t *testing.T) {
 		t.Errorf("words alone decide the last sentence: %+v", s[2])
 	}
 	em = &counting{}
-	ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(texts[:5]...), Answer: open})
+	ground.Check(context.Background(), em, "count", ground.Request{Package: pkg(append(texts[:4:4], texts[17])...), Answer: open})
 	if len(em.texts) != 6 {
 		t.Errorf("small package: embedded %q", em.texts)
 	}
@@ -260,7 +260,7 @@ func TestMismatches(t *testing.T) {
 		{"We double-charged 41 customers.", false, ground.NumberMismatch},
 		{"We double-charged 14 customers in June 2024.", false, ground.DateMismatch},
 		{"After the March 2022 incident we refunded them.", false, ground.DateMismatch}, // 2023 is the memories' date
-		{"Melanie went to the LGBTQ support group.", false, ground.EntityNotInEvidence},
+		{"The LGBTQ support group was Melanie's idea.", false, ground.EntityNotInEvidence},
 		{"Money is stored as floats in MongoDB.", false, ground.Negation},
 		{"Billing runs on MongoDB.", false, ground.EntityMismatch},
 		{"Caroline did not go to the LGBTQ support group.", false, ground.Negation},

@@ -15,7 +15,10 @@ import (
 // for each kind of mismatch: a changed number, date or name leaves most
 // words of a sentence in its evidence, so overlap alone would pass it.
 // Calibrated with `mneme bench ground` on LoCoMo dev conversations 1-3.
-const mismatchFactor = 0.05
+const (
+	mismatchFactor = 0.05
+	unflaggedFloor = 0.1
+)
 
 var (
 	monthNames  = toSet("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec")

@@ -22,7 +22,8 @@ import (
 // changed to another of the conversation's, "not" added, a name swapped
 // for another the evidence holds) or another question's answer (not
 // supported). Per run (words alone, and with the embedder): ROC AUC of
-// the score over all cases and per kind, precision and recall of
+// the score over the gold and perturbed answers and per kind (another
+// question's answer is a kind of its own, outside the overall AUC), precision and recall of
 // "supported" at the default threshold, the share of perturbed answers
 // flagged with a reason code, and AUC on the first three conversations
 // and on the last two apart (thresholds are set on the first three).
@@ -124,9 +125,10 @@ func benchGround(a *app, eng *mneme.Engine, path string) (*groundReport, error) 
 			}
 		}
 		gr := groundRun{Embedder: r.id, groundStat: stat(pairs, scores, threshold, nil), PerKind: map[string]groundKind{}, Copied: 1}
-		gr.AUC = auc(pairs, scores, func(p groundPair) bool { return true })
-		gr.AUCTune = auc(pairs, scores, func(p groundPair) bool { return p.conv < 3 })
-		gr.AUCHeld = auc(pairs, scores, func(p groundPair) bool { return p.conv >= 3 })
+		perturbed := func(p groundPair) bool { return p.kind != "other_answer" }
+		gr.AUC = auc(pairs, scores, perturbed)
+		gr.AUCTune = auc(pairs, scores, func(p groundPair) bool { return perturbed(p) && p.conv < 3 })
+		gr.AUCHeld = auc(pairs, scores, func(p groundPair) bool { return perturbed(p) && p.conv >= 3 })
 		for kind, n := range rep.Kinds {
 			in := func(p groundPair) bool { return p.positive() || p.kind == kind }
 			k := groundKind{Negatives: n, AUC: auc(pairs, scores, in), groundStat: stat(pairs, scores, threshold, in)}

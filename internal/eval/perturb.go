@@ -35,8 +35,8 @@ var (
 
 // ConversationValues collects c's values: numbers and names from its
 // turns, months, years and weekdays from its session dates and turns.
-// A name is a speaker, or a word met capitalised at least twice and
-// never in lower case.
+// A name is a speaker, or a word met capitalised at least twice inside a
+// sentence (not first), never in lower case, and not in capitals only.
 func ConversationValues(c Conversation) Values {
 	var v Values
 	seen := map[string]bool{}
@@ -53,12 +53,12 @@ func ConversationValues(c Conversation) Values {
 		add(&v.Months, t.Date.Month().String())
 		add(&v.Years, t.Date.Format("2006"))
 		add(&v.Weekdays, t.Date.Weekday().String())
-		for _, w := range tokens(t.Text) {
+		for _, w := range inner(t.Text) {
 			switch kind := valueKind(w); {
 			case kind == PerturbNumber:
 				add(&v.Numbers, w)
 			case kind == PerturbDate:
-			case isCapitalised(w) && len(w) > 2:
+			case isCapitalised(w) && len(w) > 2 && strings.ToUpper(w) != w:
 				if count[w]++; count[w] == 2 {
 					capitalised = append(capitalised, w)
 				}
@@ -173,6 +173,19 @@ func containsFold(list []string, w string) bool {
 		}
 	}
 	return false
+}
+
+// inner returns the words of a turn ("Speaker: text") that do not start
+// a sentence.
+func inner(text string) []string {
+	var out []string
+	_, body, _ := strings.Cut(text, ": ")
+	for _, s := range strings.FieldsFunc(body, func(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '\n' }) {
+		if ws := tokens(s); len(ws) > 1 {
+			out = append(out, ws[1:]...)
+		}
+	}
+	return out
 }
 
 // tokens splits s into runs of letters and digits.
