@@ -54,7 +54,7 @@ const (
 // paraphrase's score (see judge). It is the threshold of words alone
 // calibrated on LoCoMo dev pairs (the lowest whose precision of supported
 // was at least 0.98: 0.55), carried onto the score's scale (see scale:
-// 0.1 + 0.9·t). `mneme bench ground` measures it (README, "Groundedness").
+// 0.1 + 0.9·t). `mneme bench ground` measures it (docs/performance.md).
 const (
 	Threshold        = 0.6
 	LexicalThreshold = 0.6

@@ -69,6 +69,9 @@ func runBench(a *app, args []string) error {
 	split := fs.String("split", "test", "beir: the judged queries to ask: test, dev or train")
 	long := fs.Bool("long", false, "beir: ask with documents instead (long queries): for each judged query of the split, its first document judged most relevant asks for the others judged for that query, itself left out")
 	embedded := fs.Float64("embedded", 1, "fraction of the records to embed, the rest stored without a vector as by import --embedder none (a partly embedded home)")
+	profile := fs.String("profile", "", "rank by this ranking profile of config.json (default: the home's)")
+	var sweep listFlag
+	fs.Var(&sweep, "sweep", "measure each mode once per value of a ranking profile field: FIELD=V1,V2,... (like date_boost=0.1,0.2,0.3)")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -106,7 +109,11 @@ func runBench(a *app, args []string) error {
 	if err := a.benchStore(); err != nil {
 		return err
 	}
-	eng, err := a.open(config.Embedding)
+	profiles, err := a.sweepProfiles(*profile, sweep)
+	if err != nil {
+		return err
+	}
+	eng, err := a.open(config.Embedding, profiles...)
 	if err != nil {
 		return err
 	}
@@ -126,6 +133,7 @@ func runBench(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	ms = sweepModes(ms, *profile, sweep)
 	w := &benchWriter{eng: eng, embedded: *embedded}
 	var rep *benchReport
 	if pos[0] == "locomo" {
@@ -206,8 +214,9 @@ func (w *benchWriter) remember(a *app, recs []*mneme.Record) error {
 
 // benchMode is one way of recalling that a benchmark measures.
 type benchMode struct {
-	name string
-	req  mneme.RecallRequest // the options; query, project and k are set per question
+	name    string
+	req     mneme.RecallRequest // the options; query, project and k are set per question
+	profile string              // the ranking profile by name; "": the home's
 }
 
 // benchModes are the named modes (lexical, vector, hybrid, hybrid+expand),
@@ -235,7 +244,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 		if !vectors && r.Mode != mneme.Lexical {
 			return nil, mneme.Invalid("mode %s needs an embedder: drop --embedder none, or measure --modes lexical", name)
 		}
-		out = append(out, benchMode{name, r})
+		out = append(out, benchMode{name: name, req: r})
 	}
 	return out, nil
 }
@@ -253,6 +262,7 @@ func recallIDs(a *app, eng *mneme.Engine, m benchMode, text, project string, k i
 	if err != nil {
 		return nil, 0, err
 	}
+	q.Profile = m.profile
 	t0 := time.Now()
 	res, err := eng.Recall(a.ctx, q)
 	took := time.Since(t0)

@@ -14,7 +14,8 @@ import (
 // textbook BM25's over every term of it, each with its frequency in the
 // query (ties aside). Documents of NFCorpus (every twelfth) are the
 // queries; run it with MNEME_NFCORPUS naming the directory
-// (../shared/bench/nfcorpus). The PostgreSQL store's lane is held to the
+// (../shared/bench/nfcorpus); figures in docs/performance.md ("Long
+// queries"). The PostgreSQL store's lane is held to the
 // same reference in package postgres.
 func TestLongQueryFidelity(t *testing.T) {
 	dir := os.Getenv("MNEME_NFCORPUS")
