@@ -116,7 +116,7 @@ func (f *Filter) Match(r *Record) bool {
 // lane that runs (Terms: BM25 over title, text and tags; Vector: nearest
 // stored vectors) among the records passing Filter.
 type CandidateQuery struct {
-	Terms  []string  // folded words, stopwords removed; nil: no lexical lane
+	Terms  []string  // folded words, stopwords removed, repeats kept (query frequency); nil: no lexical lane
 	Vector []float32 // from the home's embedder, unit length; nil: no vector lane
 	Filter Filter
 	K      int

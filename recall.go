@@ -270,7 +270,9 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 // recall runs q (checked) afresh.
 func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheStatus) (*Result, error) {
 	res := &Result{Mode: q.Mode, Cache: st}
-	cq := CandidateQuery{Terms: terms, Filter: q.Filter, K: q.K}
+	// The lexical lane weighs each term by its frequency in the query, as
+	// BM25 does; the other stages read the distinct terms.
+	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K}
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
 		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
 	}

@@ -614,3 +614,22 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 		t.Fatalf("after reindex: degraded %v (%q), %d unembedded", after.Degraded, after.DegradedReason, after.Unembedded)
 	}
 }
+
+// TestRecallWeighsQueryFrequency: the lexical lane weighs a word by how
+// often the query has it, as BM25 does: of two records equal but for the
+// word each holds, the one with the word the query repeats comes first
+// (without it they tie, and the newer would).
+func TestRecallWeighsQueryFrequency(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Project: "p", Type: mneme.Semantic, Text: "the nightly invoice job"},
+		mneme.Record{Project: "p", Type: mneme.Semantic, Text: "the nightly billing job"})
+	for _, c := range []struct{ query, first string }{
+		{"invoice invoice billing", "the nightly invoice job"},
+		{"invoice billing billing", "the nightly billing job"},
+	} {
+		res := recall(t, eng, mneme.Query{Text: c.query, Mode: mneme.Lexical, Filter: mneme.Filter{Project: "p"}})
+		if got := texts(res); len(got) != 2 || got[0] != c.first {
+			t.Errorf("%q: %q, want %q first", c.query, got, c.first)
+		}
+	}
+}

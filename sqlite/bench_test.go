@@ -104,6 +104,24 @@ func BenchmarkLexicalRecall(b *testing.B) {
 	}
 }
 
+// BenchmarkLexicalLongQuery measures in-process lexical recall at 100,000
+// records of ~30 words asked with a document of 200 words, every term of
+// which the lane scores, against a short query in the same run (run with
+// -benchtime=300x).
+func BenchmarkLexicalLongQuery(b *testing.B) {
+	const n = 100_000
+	eng := load(b, n)
+	for _, words := range []int{0, 200} {
+		b.Run(fmt.Sprintf("n=%d/query-words=%d", n, words), func(b *testing.B) {
+			next := (*benchdata.Corpus).Query
+			if words > 0 {
+				next = func(c *benchdata.Corpus) string { return c.Text(words) }
+			}
+			timeQueries(b, eng, mneme.Query{K: 10, Mode: mneme.Lexical}, next)
+		})
+	}
+}
+
 // BenchmarkHybridRecall measures warm in-process recall at 100,000 records
 // with the built-in model: every record has a synthetic clustered 384-d
 // unit vector, and each query is embedded by the model (included in the
@@ -143,7 +161,7 @@ func BenchmarkHybridRecall(b *testing.B) {
 // BenchmarkHybridRecallLong is BenchmarkHybridRecall over 100,000 records
 // of 100 to 140 words (documents rather than notes), with feedback, which
 // such texts set off, and without it, and asked with a document of 200
-// words, whose lexical lane reads its 64 rarest terms (run with
+// words, whose lexical lane reads every one of its terms (run with
 // -benchtime=300x).
 func BenchmarkHybridRecallLong(b *testing.B) {
 	em := benchdata.MiniLM(b)
