@@ -43,7 +43,7 @@ func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
 // after head.
 type attScratch struct {
 	q, k, vt, s, o []float32
-	inv          []float32 // 1/Σ of each softmax row, head after head
+	inv            []float32 // 1/Σ of each softmax row, head after head
 }
 
 // heads attends heads [h0, h0+g) of the sequence at rows [start, start+n).
