@@ -62,6 +62,7 @@ type layer struct {
 	prjB []float32
 	ln2G []float32
 	ln2B []float32
+	q    *quantised // int8 weights (Model.Int8), else nil
 }
 
 // Load reads model.fp16.safetensors, tokenizer.json and config.json from dir
