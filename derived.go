@@ -1,18 +1,24 @@
 package mneme
 
 import (
-	"context"
 	"slices"
+	"time"
 )
 
-// hideDerived makes secret every record derived from a secret one among
-// recs, and those derived from them in turn: a summary or a promoted fact
-// must not quote to internal readers what its source now keeps from them.
-// It is the Engine's rule, not the caller's: it reaches derived records in
-// any project, whoever wrote the source. Only a write that may have made
-// an existing record secret, or that brings ids other records may already
-// link to (an import), can have any: a remembered new record has a new id.
-func (e *Engine) hideDerived(ctx context.Context, recs []*Record, mode WriteMode, res WriteResult) error {
+// RaiseDerived is the rule that a summary or a promoted fact must not
+// quote to internal readers what its source now keeps from them: every
+// record derived from a secret one among recs (a derived_from link), and
+// those derived from them in turn, becomes secret. It reaches derived
+// records in any project, whoever wrote the source.
+//
+// Stores apply it inside the transaction of every Put, after the write:
+// no moment (a crash) leaves a source secret and its summary readable.
+// stored reads the records that have a derived_from link. RaiseDerived
+// returns those it raised, with their sensitivity and update time set,
+// for the store to write. Only a write that may have made an existing
+// record secret, or that brings ids other records may already link to
+// (an import), can have any: a remembered new record has a new id.
+func RaiseDerived(recs []*Record, mode WriteMode, res WriteResult, now time.Time, stored func() ([]*Record, error)) ([]*Record, error) {
 	secret := map[string]bool{}
 	for _, r := range recs {
 		if r.Sensitivity == Secret {
@@ -20,30 +26,25 @@ func (e *Engine) hideDerived(ctx context.Context, recs []*Record, mode WriteMode
 		}
 	}
 	if len(secret) == 0 || mode == ModeRemember && res.Updated == 0 {
-		return nil
+		return nil, nil
 	}
-	ctx = WithScope(ctx, Owner)
-	for raised := true; raised; {
-		var derived []*Record
-		f := Filter{Derived: true, IncludeSuperseded: true, IncludeExpired: true, Clearance: Internal}
-		err := e.Each(ctx, f, func(r *Record) error {
-			if slices.ContainsFunc(r.Links, func(l Link) bool { return l.Type == LinkDerivedFrom && secret[l.Target] }) {
-				derived = append(derived, r)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+	derived, err := stored()
+	if err != nil {
+		return nil, err
+	}
+	var raised []*Record
+	for grew := true; grew; {
+		grew = false
 		for _, d := range derived {
-			d.Sensitivity, d.UpdatedAt = Secret, e.Now()
-			secret[d.ID] = true
-		}
-		if raised = len(derived) > 0; raised {
-			if _, err := e.store.Put(ctx, derived, ModeImport, e.Now()); err != nil {
-				return err
+			if secret[d.ID] || !slices.ContainsFunc(d.Links, func(l Link) bool { return l.Type == LinkDerivedFrom && secret[l.Target] }) {
+				continue
+			}
+			secret[d.ID], grew = true, true
+			if d.Sensitivity != Secret {
+				d.Sensitivity, d.UpdatedAt = Secret, now
+				raised = append(raised, d)
 			}
 		}
 	}
-	return nil
+	return raised, nil
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/mneme-ai/mneme/rank"
 )
 
 // Engine applies mneme's rules over a Store. Every surface calls it, so a
@@ -22,7 +24,9 @@ type Engine struct {
 	hyde        HypothesisGenerator // nil: the deterministic generator
 	hypotheses  hypothesisCache
 	observers   []Observer
-	cache       ResultCache // nil: nothing is cached
+	cache       ResultCache             // nil: nothing is cached
+	profile     rank.Profile            // ranking's tunables (rank.Default unless WithProfile)
+	profiles    map[string]rank.Profile // named profiles a query may choose (Query.Profile)
 
 	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
 	mu      sync.Mutex        // guards notes
@@ -31,7 +35,7 @@ type Engine struct {
 
 // NewEngine returns an Engine over s, configured by opts.
 func NewEngine(s Store, opts ...Option) *Engine {
-	e := &Engine{store: s, now: time.Now, embedWait: DefaultEmbedWait, pending: make(chan struct{}, 1)}
+	e := &Engine{store: s, now: time.Now, embedWait: DefaultEmbedWait, pending: make(chan struct{}, 1), profile: rank.Default()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -90,7 +94,6 @@ func (e *Engine) write(ctx context.Context, recs []*Record, mode WriteMode, opts
 	res, err := e.store.Put(ctx, recs, mode, e.now().UTC())
 	if err == nil {
 		e.leftPending(&res, p)
-		err = e.hideDerived(ctx, recs, mode, res)
 	}
 	return res, stopped(ctx, err, kept, 0)
 }

@@ -1,6 +1,10 @@
 package mneme
 
-import "time"
+import (
+	"time"
+
+	"github.com/mneme-ai/mneme/rank"
+)
 
 // Option configures an Engine at construction.
 type Option func(*Engine)
@@ -27,6 +31,18 @@ func WithEmbedWait(d time.Duration) Option { return func(e *Engine) { e.embedWai
 // WithHypothesisGenerator makes HyDE recalls ask g (a language model) for
 // hypotheses; without it they use the deterministic generator.
 func WithHypothesisGenerator(g HypothesisGenerator) Option { return func(e *Engine) { e.hyde = g } }
+
+// WithProfile makes p the Engine's ranking profile: the tunables of fusion,
+// boosts, rerank and feedback (package rank) a query uses unless it names
+// another (Query.Profile).
+func WithProfile(p rank.Profile) Option { return func(e *Engine) { e.profile = p } }
+
+// WithProfiles gives the Engine named ranking profiles a query may choose
+// by name (Query.Profile), like one for documents and one for
+// conversations.
+func WithProfiles(named map[string]rank.Profile) Option {
+	return func(e *Engine) { e.profiles = named }
+}
 
 // WithObserver adds o to the Engine's observers.
 func WithObserver(o Observer) Option { return func(e *Engine) { e.observers = append(e.observers, o) } }

@@ -156,7 +156,7 @@ func historyHint(key string) string {
 // upgrade gives r (of type req.To) req's status and title, and adds entry
 // to its history; one already so is left as it is.
 func (e *Engine) upgrade(ctx context.Context, r *Record, req PromoteRequest, entry Promotion) (PromoteResult, error) {
-	if rank(r.Status) > rank(req.Status) {
+	if statusRank(r.Status) > statusRank(req.Status) {
 		return PromoteResult{}, Invalid("record %s is already %s: a promotion never lowers a status (to change it, update the record's status)", r.ID, r.Status)
 	}
 	title := cmp.Or(req.Title, r.Title)

@@ -42,11 +42,11 @@ const (
 	MaxPromotions = 100
 )
 
-// reusable are the statuses a promotion gives, in rising order; rank
+// reusable are the statuses a promotion gives, in rising order; statusRank
 // orders every status a promotion may start from.
 var reusable = []Status{Validated, Published}
 
-func rank(s Status) int {
+func statusRank(s Status) int {
 	return slices.Index([]Status{Draft, Active, Validated, Published}, s)
 }
 

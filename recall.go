@@ -3,10 +3,12 @@ package mneme
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/mneme-ai/mneme/internal/textnorm"
 	"github.com/mneme-ai/mneme/quality"
+	"github.com/mneme-ai/mneme/rank"
 )
 
 // Mode chooses the retrieval lanes of a recall.
@@ -18,28 +20,21 @@ const (
 	Lexical Mode = "lexical" // words: BM25
 )
 
-// Fusion chooses how hybrid recall combines its two lanes.
-type Fusion string
+// Fusion chooses how hybrid recall combines its two lanes: Weighted or
+// RRF (package rank).
+type Fusion = rank.Fusion
 
 const (
 	// Weighted adds the lanes' scores, each normalised to 0..1:
 	// alpha·lexical + (1−alpha)·vector.
-	Weighted Fusion = "weighted"
+	Weighted = rank.Weighted
 	// RRF adds 1/(60+rank) over the lanes (reciprocal rank fusion), scaled
 	// so a record first in both lanes scores 1.
-	RRF Fusion = "rrf"
+	RRF = rank.RRF
 )
 
-// Defaults chosen with `mneme bench` (README, "Choosing the fusion"): on
-// both LoCoMo and NFCorpus weighted fusion beats RRF by 0.1 R@10 and 0.03
-// nDCG@10; alpha 0.35 keeps LoCoMo and NFCorpus train and dev within 0.002
-// of each one's best (0.3, 0.4 and 0.35 with BM25 b 0.5 and feedback);
-// adapting alpha per query did no better (README).
-const (
-	DefaultFusion = Weighted
-	DefaultAlpha  = 0.35
-	rrfK          = 60
-)
+// RerankExplain shows the reranker's features and their sum (package rank).
+type RerankExplain = rank.RerankExplain
 
 // Query is a recall request.
 type Query struct {
@@ -49,18 +44,21 @@ type Query struct {
 	Explain bool
 	Report  bool // add a content-free quality report (package quality)
 
-	Mode     Mode    // "" means Hybrid
-	Fusion   Fusion  // "" means DefaultFusion
-	Alpha    float64 // weight of the lexical lane in weighted fusion; 0 means DefaultAlpha
+	Mode   Mode    // "" means Hybrid
+	Fusion Fusion  // "" means the profile's (weighted by default)
+	Alpha  float64 // weight of the lexical lane in weighted fusion; 0 means the profile's (0.35 by default)
+	// Profile names the ranking profile (the Engine's, see WithProfiles);
+	// "" means the Engine's own.
+	Profile  string
 	MinScore float64 // drop hits whose final score is below
 	// IncludeUnmatched also returns hits without evidence (see
-	// candidate.evidence), as recall did before they were held back.
+	// rank.Profile.Evidence), as recall did before they were held back.
 	IncludeUnmatched bool
 	// NoFeedback turns off the second search with the words of the best
-	// hits (see feedback.go).
+	// hits (see rank.Profile.FeedbackTerms).
 	NoFeedback bool
 
-	Rerank   bool          // rerank the candidates (see rerank.go)
+	Rerank   bool          // rerank the candidates (see rank.Profile.Rerank)
 	MMR      float64       // λ of maximal marginal relevance, in (0, 1]; 0: off
 	Expand   int           // add up to this many neighbours per hit
 	HalfLife time.Duration // recency weighting; 0: off
@@ -72,6 +70,8 @@ type Query struct {
 	// package), so the result itself is neither looked up nor kept; the
 	// query embedding and the reranker's verdict still are.
 	OwnCache bool
+
+	prof *rank.Profile // the profile Profile names, once checked (CheckQuery)
 }
 
 // MaxK bounds the number of hits one recall returns.
@@ -135,7 +135,7 @@ type Result struct {
 	// Counted when the vector lane runs.
 	Unembedded int `json:"unembedded,omitempty"`
 	// HeldBack counts the hits held back for want of evidence (see
-	// candidate.evidence): those that would have ranked among the k.
+	// rank.Profile.Evidence): those that would have ranked among the k.
 	// Query.IncludeUnmatched returns them.
 	HeldBack int         `json:"held_back,omitempty"`
 	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
@@ -177,14 +177,9 @@ func (q *Query) check() error {
 		return Invalid("mode %q is not one of hybrid, vector, lexical", Clip(string(q.Mode)))
 	}
 	switch q.Fusion {
-	case "":
-		q.Fusion = DefaultFusion
-	case Weighted, RRF:
+	case "", Weighted, RRF:
 	default:
 		return Invalid("fusion %q is not one of weighted, rrf", Clip(string(q.Fusion)))
-	}
-	if q.Alpha == 0 {
-		q.Alpha = DefaultAlpha
 	}
 	switch {
 	case q.Alpha < 0 || q.Alpha > 1:
@@ -214,10 +209,7 @@ func (q *Query) check() error {
 // threshold, diversity, expansion.
 func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	start := time.Now()
-	if err := q.check(); err != nil {
-		return nil, err
-	}
-	if err := e.checkFilter(ctx, &q.Filter); err != nil {
+	if err := e.CheckQuery(ctx, &q); err != nil {
 		return nil, err
 	}
 	terms := textnorm.Terms(q.Text)
@@ -283,8 +275,8 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	if res.Feedback != nil {
 		stage("feedback")
 	}
-	e.shape(ctx, st, &q, cands)
-	hits, chosen, held := finalHits(&q, cands, terms)
+	e.shape(ctx, st, &q, found.List, cands)
+	hits, chosen, held := finalHits(&q, found.List, cands, terms)
 	res.HeldBack = held
 	stage("rank")
 	if q.Expand > 0 {
@@ -301,21 +293,9 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	return res, nil
 }
 
-// firstScores fuses the lanes' scores of found, adds the boosts from the
-// query's speaker, dates and the candidates' sessions, and lowers short
-// conversation turns.
-func firstScores(found []Candidate, q *Query, vector bool, terms []string) []*candidate {
-	cands := fuse(found, q.Fusion, q.Alpha, q.Mode != Vector, vector)
-	sessionMatch(cands)
-	speakerMatch(terms, cands)
-	dateMatch(q.Text, cands)
-	shortTurns(cands)
-	return cands
-}
-
 // recallReport fills in rep, the quality report of the recall q that
 // found found, chose chosen and answered res.
-func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Result, found Candidates, chosen []*candidate, lexical, vector bool) {
+func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Result, found Candidates, chosen []*rank.Candidate, lexical, vector bool) {
 	rep.QuerySHA256, rep.ScopeSHA256 = quality.Hash(q.Text), ScopeFrom(ctx).Hash()
 	rep.Candidates, rep.Hits = &quality.Lanes{}, &quality.Lanes{}
 	for _, f := range found.List {
@@ -323,13 +303,13 @@ func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Resul
 	}
 	var final, fused, lex, vec []float64
 	for _, c := range chosen {
-		rep.Hits.Count(c.lexRank > 0, c.vecRank > 0)
-		final, fused = append(final, round(c.score)), append(fused, c.fused)
-		if c.lexRank > 0 {
-			lex = append(lex, c.lexScore)
+		rep.Hits.Count(c.LexRank > 0, c.VecRank > 0)
+		final, fused = append(final, round(c.Score)), append(fused, c.Fused)
+		if c.LexRank > 0 {
+			lex = append(lex, c.LexScore)
 		}
-		if c.vecRank > 0 {
-			vec = append(vec, c.vecScore)
+		if c.VecRank > 0 {
+			vec = append(vec, c.VecScore)
 		}
 	}
 	for range len(res.Hits) - len(chosen) {
@@ -492,65 +472,6 @@ func (e *Engine) embedFresh(ctx context.Context, info EmbedderInfo, texts []stri
 	return vecs, err
 }
 
-// finalHits orders the candidates, applies the threshold, holds back those
-// without evidence (unless asked for), applies diversity, and keeps k: the
-// hits, the candidates they are, and how many were held back among the
-// first k.
-func finalHits(q *Query, cands []*candidate, terms []string) ([]Hit, []*candidate, int) {
-	cands = rankByScore(cands)
-	kept, held := cands[:0], 0
-	for _, c := range cands {
-		switch {
-		case round(c.score) < q.MinScore: // as shown: a threshold at a hit's score keeps it
-		case !q.IncludeUnmatched && !c.evidence():
-			if len(kept)+held < q.K {
-				held++
-			}
-		default:
-			kept = append(kept, c)
-		}
-	}
-	cands = kept
-	if q.MMR > 0 {
-		cands = mmr(cands, q.MMR, q.K)
-	}
-	cands = cands[:min(q.K, len(cands))]
-	hits := make([]Hit, len(cands))
-	for i, c := range cands {
-		hits[i] = Hit{ID: c.rec.ID, Score: round(c.score), Record: c.rec}
-		if q.Explain {
-			hits[i].Explain = c.explain(q, terms)
-		}
-	}
-	return hits, cands, held
-}
-
-func (c *candidate) explain(q *Query, terms []string) *Explain {
-	x := &Explain{Retrieval: c.retrieval(), FusedScore: round(c.fused), LexicalScore: round(c.lexScore),
-		VectorScore: round(c.vecScore), BM25: round(c.bm25), LexicalRank: c.lexRank, VectorRank: c.vecRank,
-		MatchedTerms: c.matched, QueryTerms: terms, FeedbackTerms: c.feedback, NoVector: c.noVector, SpeakerBoost: c.speaker, SessionBoost: c.session, DateBoost: c.date, ShortTurn: c.short, Recency: c.recency, Rerank: c.rerank, MMRSimilarity: c.mmrSim}
-	if q.Mode == Hybrid {
-		x.Fusion = q.Fusion
-	}
-	if x.MatchedTerms == nil {
-		x.MatchedTerms = []string{}
-	}
-	if x.QueryTerms == nil {
-		x.QueryTerms = []string{}
-	}
-	return x
-}
-
-func (c *candidate) retrieval() string {
-	switch {
-	case c.lexRank > 0 && c.vecRank > 0:
-		return "hybrid"
-	case c.vecRank > 0:
-		return "vector"
-	}
-	return "bm25"
-}
-
 // meanUnit returns the normalised mean of unit vectors.
 func meanUnit(vs [][]float32) []float32 {
 	out := make([]float32, len(vs[0]))
@@ -561,4 +482,18 @@ func meanUnit(vs [][]float32) []float32 {
 	}
 	normalize(out)
 	return out
+}
+
+func normalize(v []float32) {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(n))
+	for i := range v {
+		v[i] *= inv
+	}
 }

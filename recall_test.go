@@ -11,6 +11,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/rank"
 	"github.com/mneme-ai/mneme/sqlite"
 )
 
@@ -18,6 +19,10 @@ var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // engine opens an engine on a fresh SQLite home with the hash embedder
 // (words as features: enough meaning for these tests) and stores recs.
+
+// defaults is the ranking profile the engines of these tests use.
+var defaults = rank.Default()
+
 func engine(t *testing.T, recs ...mneme.Record) *mneme.Engine {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), t.TempDir())
@@ -78,7 +83,7 @@ func TestRecallModesExplain(t *testing.T) {
 		if h.Score != x.FusedScore || x.Fusion != mneme.Weighted || x.VectorRank == 0 || (i > 0 && h.Score > hybrid.Hits[i-1].Score) {
 			t.Fatalf("hybrid hit %d: score %v, explain %+v", i, h.Score, x)
 		}
-		a := mneme.DefaultAlpha
+		a := defaults.Alpha
 		want := a*x.LexicalScore + (1-a)*max(0, x.VectorScore)
 		if d := x.FusedScore - want; d > 1e-5 || d < -1e-5 {
 			t.Fatalf("hit %d: fused %v, want %v·%v + %v·%v", i, x.FusedScore, a, x.LexicalScore, 1-a, x.VectorScore)
@@ -144,7 +149,7 @@ func TestRecallHoldsBackUnmatched(t *testing.T) {
 				t.Fatalf("include unmatched: %d hits, %d held back", len(all.Hits), all.HeldBack)
 			}
 			for _, h := range all.Hits[len(res.Hits):] {
-				if x := h.Explain; len(x.MatchedTerms) != 0 || x.VectorScore >= mneme.MatchFloor || x.SpeakerBoost != 0 {
+				if x := h.Explain; len(x.MatchedTerms) != 0 || x.VectorScore >= defaults.MatchFloor || x.SpeakerBoost != 0 {
 					t.Fatalf("%q has evidence but was held back: %+v", h.Record.Text, x)
 				}
 				if x := h.Explain; tc.q.Fusion == mneme.RRF && x.FusedScore != 0 {
@@ -238,7 +243,7 @@ func TestRecallHalfLifeAndRerank(t *testing.T) {
 	}
 	res = recall(t, eng, mneme.Query{Text: "how to deploy", Rerank: true, Mode: mneme.Lexical})
 	top := res.Hits[0].Explain.Rerank
-	if res.Hits[0].Record.Type != mneme.Procedural || top == nil || top.AskedFor != mneme.Procedural || top.TypeFit != 1 || top.Phrase != 1 || top.Boost <= 0 {
+	if res.Hits[0].Record.Type != mneme.Procedural || top == nil || top.AskedFor != string(mneme.Procedural) || top.TypeFit != 1 || top.Phrase != 1 || top.Boost <= 0 {
 		t.Fatalf("rerank: %v, explain %+v", texts(res), top)
 	}
 }
@@ -361,7 +366,7 @@ func TestRecallSpeakerMatch(t *testing.T) {
 		for _, h := range res.Hits {
 			want := 0.0
 			if h.Record.Speaker == "Maria Costa" {
-				want = mneme.SpeakerBoost
+				want = defaults.SpeakerBoost
 			}
 			if h.Explain.SpeakerBoost != want {
 				t.Errorf("%s: %q (speaker %q): boost %v, want %v", mode, h.Record.Text, h.Record.Speaker, h.Explain.SpeakerBoost, want)
@@ -401,7 +406,7 @@ func TestRecallSessionMatch(t *testing.T) {
 					other = max(other, f)
 				}
 			}
-			want := math.Round(mneme.SessionBoost*other*1e6) / 1e6
+			want := math.Round(defaults.SessionBoost*other*1e6) / 1e6
 			if h.Record.SessionID == "" || len(best[h.Record.SessionID]) == 1 {
 				want = 0
 			}
@@ -425,10 +430,10 @@ func TestRecallShortTurn(t *testing.T) {
 		text, session string
 		want          float64
 	}{
-		{words(10), "s1", 2 * mneme.ShortTurnPenalty}, // 10 words: at most twice
-		{words(20), "s2", 2 * mneme.ShortTurnPenalty},
-		{words(40), "s3", mneme.ShortTurnPenalty},
-		{words(57), "s4", mneme.ShortTurnPenalty * math.Log2(80.0/57)},
+		{words(10), "s1", 2 * defaults.ShortTurnPenalty}, // 10 words: at most twice
+		{words(20), "s2", 2 * defaults.ShortTurnPenalty},
+		{words(40), "s3", defaults.ShortTurnPenalty},
+		{words(57), "s4", defaults.ShortTurnPenalty * math.Log2(80.0/57)},
 		{words(80), "s5", 0},
 		{words(200), "s6", 0},
 		{words(10) + " note", "", 0}, // not a turn
@@ -536,12 +541,12 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 		rrf := func(rank int) float64 { return float64(min(rank, 1)) / float64(60+rank) }
 		for _, h := range hybrid.Hits {
 			x := h.Explain
-			a := mneme.DefaultAlpha
+			a := defaults.Alpha
 			want := a*x.LexicalScore + (1-a)*max(0, x.VectorScore) // without a vector, an estimated cosine
 			switch {
 			case fusion == mneme.RRF && x.NoVector:
 				want = rrf(x.LexicalRank) / rrf(1) // the lexical lane alone
-			case fusion == mneme.RRF && x.VectorScore < mneme.MatchFloor: // its vector rank is no evidence
+			case fusion == mneme.RRF && x.VectorScore < defaults.MatchFloor: // its vector rank is no evidence
 				want = rrf(x.LexicalRank) / (2 * rrf(1))
 			case fusion == mneme.RRF:
 				want = (rrf(x.LexicalRank) + rrf(x.VectorRank)) / (2 * rrf(1))

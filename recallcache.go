@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mneme-ai/mneme/rank"
 )
 
 // recallKey is what a recall's cache key covers besides the scope and the
@@ -18,6 +20,7 @@ type recallKey struct {
 	Embedder  *EmbedderInfo `json:"embedder"`
 	Unusable  string        `json:"embedder_error,omitempty"`
 	Generator [2]string     `json:"hyde_generator"`
+	Profile   rank.Profile  `json:"profile"` // the tunables of ranking
 }
 
 // cacheRequest is the key of q for the cache: q with its text hashed, the
@@ -31,7 +34,10 @@ func (e *Engine) cacheRequest(q Query) recallKey {
 		h.Text = TextSHA256(h.Text)
 		q.Hypothesis = &h
 	}
-	k := recallKey{Query: q, Generator: [2]string{PRFGeneratorID, PRFGeneratorVersion}}
+	k := recallKey{Query: q, Generator: [2]string{PRFGeneratorID, PRFGeneratorVersion}, Profile: e.profile}
+	if q.prof != nil {
+		k.Profile = *q.prof
+	}
 	if e.embedder != nil {
 		info := e.embedder.Info()
 		k.Embedder = &info
@@ -50,6 +56,9 @@ func (e *Engine) cacheRequest(q Query) recallKey {
 // it keys its own cache entry.
 func (e *Engine) CheckQuery(ctx context.Context, q *Query) error {
 	if err := q.check(); err != nil {
+		return err
+	}
+	if err := e.profileFor(q); err != nil {
 		return err
 	}
 	return e.checkFilter(ctx, &q.Filter)
@@ -136,36 +145,39 @@ func (e *Engine) cachedVectors(ctx context.Context, st CacheStatus, info Embedde
 // each candidate, its version and the terms its lexical lane matched.
 type rerankKey struct {
 	Query      string     `json:"query_sha256"`
+	Weights    [4]float64 `json:"weights"`    // the profile's: phrase, coverage, recency, type
 	Candidates [][]string `json:"candidates"` // id, updated_at, matched terms...
 }
 
 // rerankCached reranks cands, reusing the verdict cached for the same
 // query and candidates.
-func (e *Engine) rerankCached(ctx context.Context, st CacheStatus, q *Query, cands []*candidate) {
+func (e *Engine) rerankCached(ctx context.Context, st CacheStatus, q *Query, recs []Candidate, cands []*rank.Candidate) {
+	p := q.prof
 	if e.cache == nil {
-		rerank(q.Text, cands)
+		p.Rerank(q.Text, cands)
 		return
 	}
-	k := rerankKey{Query: TextSHA256(q.Text), Candidates: make([][]string, len(cands))}
+	k := rerankKey{Query: TextSHA256(q.Text), Candidates: make([][]string, len(cands)),
+		Weights: [4]float64{p.RerankPhrase, p.RerankCoverage, p.RerankRecency, p.RerankType}}
 	for i, c := range cands {
-		k.Candidates[i] = append([]string{c.rec.ID, c.rec.UpdatedAt.UTC().Format(time.RFC3339Nano)}, c.matched...)
+		k.Candidates[i] = append([]string{c.Doc.ID, recs[c.Index].Record.UpdatedAt.UTC().Format(time.RFC3339Nano)}, c.Matched...)
 	}
 	slices.SortFunc(k.Candidates, func(a, b []string) int { return strings.Compare(a[0], b[0]) })
 	var verdict map[string]*RerankExplain
 	key, hit := e.CacheLookup(ctx, st, CacheRerank, q.Filter.Project, k, &verdict)
 	if hit && len(verdict) == len(cands) {
 		for _, c := range cands {
-			if x := verdict[c.rec.ID]; x != nil {
-				c.rerank = x
-				c.score += x.Boost
+			if x := verdict[c.Doc.ID]; x != nil {
+				c.Rerank = x
+				c.Score += x.Boost
 			}
 		}
 		return
 	}
-	rerank(q.Text, cands)
+	p.Rerank(q.Text, cands)
 	verdict = make(map[string]*RerankExplain, len(cands))
 	for _, c := range cands {
-		verdict[c.rec.ID] = c.rerank
+		verdict[c.Doc.ID] = c.Rerank
 	}
 	e.CacheKeep(ctx, CacheRerank, key, verdict, nil)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/mneme-ai/mneme/internal/access"
 	"github.com/mneme-ai/mneme/internal/secret"
 	"github.com/mneme-ai/mneme/mcpserver"
+	"github.com/mneme-ai/mneme/rank"
 )
 
 // FileName is the configuration file inside the data directory.
@@ -39,6 +40,37 @@ type File struct {
 	Cache    Cache    `json:"cache,omitzero"`
 	MCP      MCP      `json:"mcp,omitzero"`
 	Hooks    Hooks    `json:"hooks,omitzero"`
+	Ranking  Ranking  `json:"ranking,omitzero"`
+}
+
+// Ranking sets the home's ranking profile (package rank): Profile names
+// the one recall uses unless a query names another; Profiles are the
+// named ones, each given as the fields it changes from the defaults, like
+//
+//	"ranking": {"profile": "conversations", "profiles": {
+//	  "documents": {"alpha": 0.4}, "conversations": {"session_boost": 0.3}}}
+//
+// Without a section, recall ranks by rank.Default().
+type Ranking struct {
+	Profile  string                  `json:"profile,omitempty"`
+	Profiles map[string]rank.Profile `json:"profiles,omitempty"`
+}
+
+// Options returns the Engine options of the ranking section, or an error
+// when Profile names no profile of Profiles.
+func (r Ranking) Options() ([]mneme.Option, error) {
+	if r.Profile == "" && len(r.Profiles) == 0 {
+		return nil, nil
+	}
+	opts := []mneme.Option{mneme.WithProfiles(r.Profiles)}
+	if r.Profile == "" {
+		return opts, nil
+	}
+	p, ok := r.Profiles[r.Profile]
+	if !ok {
+		return nil, mneme.Invalid("config.json: ranking.profile %q names no profile of ranking.profiles: add it there, or name one of those", mneme.Clip(r.Profile))
+	}
+	return append(opts, mneme.WithProfile(p)), nil
 }
 
 // Hooks configures `mneme hook`, the capture from agent hosts: Disabled
@@ -305,6 +337,9 @@ func (f File) Check() error {
 		}
 	}
 	if err := f.Hooks.Check(); err != nil {
+		return err
+	}
+	if _, err := f.Ranking.Options(); err != nil {
 		return err
 	}
 	switch f.Embedder.Provider {

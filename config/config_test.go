@@ -76,6 +76,9 @@ func TestBadConfig(t *testing.T) {
 		{"schema url file", `{"store":"postgres","postgres":{"schema":"postgres://app:pw@db/prod"}}`, config.Options{}, "postgres.schema in config.json is a connection string"},
 		{"store key=value", ``, config.Options{Store: "postgres:host=db user=app password=pw"}, "--store is a connection string"},
 		{"store bare key=value", ``, config.Options{Store: "host=db password=pw"}, "--store is a connection string"},
+		{"ranking profile unknown", `{"embedder":{"provider":"hash"},"ranking":{"profile":"docs","profiles":{"chat":{}}}}`, config.Options{}, `ranking.profile "docs" names no profile of ranking.profiles`},
+		{"ranking field unknown", `{"ranking":{"profiles":{"chat":{"alpah":0.4}}}}`, config.Options{}, `alpah`},
+		{"ranking value out of range", `{"ranking":{"profiles":{"chat":{"alpha":4}}}}`, config.Options{}, `alpha 4 is out of range`},
 		// PostgreSQL cuts longer names to 63 bytes: two homes would share one.
 		{"schema over 63 bytes", ``, config.Options{Store: "postgres:" + strings.Repeat("s", 64),
 			Getenv: env(map[string]string{"MNEME_PG_DSN": "postgres://mneme@127.0.0.1:1/mneme?connect_timeout=1"})},

@@ -176,6 +176,11 @@ func (c *Config) Open(ctx context.Context, need Need, extra ...mneme.Option) (*m
 		return nil, err
 	}
 	opts, err := c.engineOptions(ctx, s, need)
+	if err == nil {
+		var ranking []mneme.Option
+		ranking, err = c.File.Ranking.Options()
+		opts = append(opts, ranking...)
+	}
 	if err != nil {
 		s.Close()
 		return nil, err

@@ -14,7 +14,7 @@ import (
 // selection or the layout changes (it is part of the idempotency key).
 const extractiveVersion = "extractive-2"
 
-// Selection weights, tuned on LoCoMo dev (see the README's consolidation
+// Selection weights, tuned on LoCoMo dev (see docs/performance.md's consolidation
 // section).
 const (
 	// costPower: a candidate's value is its gain per cost^costPower words.

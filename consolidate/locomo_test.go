@@ -13,7 +13,7 @@ import (
 // without a store (each session's turns as records, no embedding): the
 // evidence turns whose content words the session's summary keeps, at
 // least half and all, against the lead baseline (its first words), in
-// each conversation: at 250 words the summary keeps more in each. The README's figures come from the full benchmark,
+// each conversation: at 250 words the summary keeps more in each. The figures in docs/performance.md come from the full benchmark,
 // mneme bench locomo --summaries; this is the quick loop to tune with:
 //
 //	MNEME_LOCOMO=$PWD/../shared/bench/locomo-dev.json go test ./consolidate -run LoCoMo -v

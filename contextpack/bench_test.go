@@ -12,7 +12,7 @@ import (
 
 // BenchmarkContext2000: a 2,000-token package over 10,000 memories, warm,
 // hybrid recall with the hash embedder (the built-in model adds its ~5 ms
-// query embedding; see the README).
+// query embedding; see docs/performance.md).
 func BenchmarkContext2000(b *testing.B) {
 	eng := engine(b)
 	c := benchdata.New(1, 30_000)

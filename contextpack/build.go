@@ -13,7 +13,7 @@ import (
 )
 
 // Assembly constants, chosen on LoCoMo dev with `mneme bench locomo
-// --context 1000` (README, "Context packages").
+// --context 1000` (docs/context.md).
 const (
 	// LowScore drops a candidate scoring under this share of the best
 	// hit's score: past it, hits are mostly noise that costs tokens.

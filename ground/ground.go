@@ -44,7 +44,7 @@ const (
 
 // The score from which a sentence is supported, with an embedder and
 // with words alone: calibrated on 1,512 pairs built from LoCoMo dev
-// (`mneme bench ground`, README, "Groundedness"), each the lowest
+// (`mneme bench ground`, docs/performance.md), each the lowest
 // threshold whose precision of supported is at least 0.98.
 const (
 	Threshold        = 0.35

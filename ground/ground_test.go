@@ -67,7 +67,7 @@ func TestGround(t *testing.T) {
 }
 
 // BenchmarkGround: a 200-word answer against a 2,000-token package,
-// words alone (the embedder's cost is the model's: see the README).
+// words alone (the embedder's cost is the model's: see docs/performance.md).
 func BenchmarkGround(b *testing.B) {
 	p, answer := benchInput(b)
 	b.ResetTimer()

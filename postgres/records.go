@@ -260,9 +260,30 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 			}
 		}
 		res.ID = recs[0].ID
+		if err := w.raiseDerived(recs, mode, res); err != nil {
+			return err
+		}
 		return w.finish()
 	})
 	return res, s.translate(err, "write records")
+}
+
+// raiseDerived makes secret what derives from the secret records just
+// written (mneme.RaiseDerived), in the write's transaction.
+func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mneme.WriteResult) error {
+	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func() ([]*mneme.Record, error) {
+		rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.links LIKE $1 FOR UPDATE", mneme.DerivedLinkPattern)
+		if err != nil {
+			return nil, err
+		}
+		return collect(rows)
+	})
+	for _, d := range raised {
+		if err == nil {
+			err = w.update(d, d) // secret now: its vector goes
+		}
+	}
+	return err
 }
 
 func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResult) error {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/mneme-ai/mneme"
@@ -37,7 +38,9 @@ func scanRecord(row scanner) (*mneme.Record, error) {
 	if err := unmarshalTags(tags, &r.Tags); err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal([]byte(links), &r.Links); err != nil {
+	if links == "[]" { // most records: as json.Unmarshal gives it, without its cost
+		r.Links = []mneme.Link{}
+	} else if err := json.Unmarshal([]byte(links), &r.Links); err != nil {
 		return nil, err
 	}
 	if err := mneme.UnmarshalPromotions(promotions, &r.Promotions); err != nil {
@@ -55,7 +58,32 @@ func scanRecord(row scanner) (*mneme.Record, error) {
 	return &r, nil
 }
 
-func unmarshalTags(s string, tags *[]string) error { return json.Unmarshal([]byte(s), tags) }
+// unmarshalTags decodes the tags column (a JSON array of strings). An
+// array whose strings need no escapes is split by hand: a list reads
+// every record's tags, and reflection was most of its decoding.
+func unmarshalTags(s string, tags *[]string) error {
+	switch s {
+	case "[]":
+		*tags = []string{} // as json.Unmarshal gives it
+		return nil
+	case "null":
+		*tags = nil
+		return nil
+	}
+	inner, ok := strings.CutPrefix(s, `["`)
+	inner, ok2 := strings.CutSuffix(inner, `"]`)
+	if !ok || !ok2 || strings.ContainsAny(inner, "\\") {
+		return json.Unmarshal([]byte(s), tags)
+	}
+	parts := strings.Split(inner, `","`)
+	for _, p := range parts {
+		if strings.Contains(p, `"`) { // not as json.Marshal writes it
+			return json.Unmarshal([]byte(s), tags)
+		}
+	}
+	*tags = parts
+	return nil
+}
 
 // values returns r's column values in the order of columns, then event_at.
 func values(r *mneme.Record) []any {
@@ -286,7 +314,7 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 			}
 		}
 		res.ID = recs[0].ID
-		return nil
+		return w.raiseDerived(recs, mode, res)
 	})
 	return res, translate(err, "write records")
 }
@@ -326,6 +354,24 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 		res.Superseded += n
 	}
 	return w.apply(o, r, res)
+}
+
+// raiseDerived makes secret what derives from the secret records just
+// written (mneme.RaiseDerived), in the write's transaction.
+func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mneme.WriteResult) error {
+	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func() ([]*mneme.Record, error) {
+		rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.links LIKE ?", mneme.DerivedLinkPattern)
+		if err != nil {
+			return nil, err
+		}
+		return collect(rows)
+	})
+	for _, d := range raised {
+		if err == nil {
+			err = w.update(d)
+		}
+	}
+	return err
 }
 
 // Get returns the record with the given id.

@@ -5,13 +5,16 @@
 package vault
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mneme-ai/mneme"
 )
@@ -38,26 +41,34 @@ type ExportResult struct {
 // manifest says (its sha256 and id).
 func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) (ExportResult, error) {
 	var res ExportResult
-	recs, err := collect(ctx, eng, f)
-	if err != nil {
-		return res, err
-	}
+	removeLeftovers(dir)
 	if fresh(dir) {
+		recs, err := collect(ctx, eng, f)
+		if err != nil {
+			return res, err
+		}
 		return exportFresh(ctx, recs, dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	// The store is read while the vault is scanned: one waits on the
+	// database, the other on the file system.
+	type collected struct {
+		recs []*mneme.Record
+		err  error
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return res, mneme.Invalid("vault folder %s: %v", dir, err)
+	got := make(chan collected, 1)
+	go func() {
+		recs, err := collect(ctx, eng, f)
+		got <- collected{recs, err}
+	}()
+	root, old, w, err := scan(dir)
+	c := <-got
+	if err == nil {
+		defer root.Close()
 	}
-	defer root.Close()
-	old := readManifest(root)
-	w := walker{dir: dir, trust: old.trust(root)}
-	if err := w.walk(root, ""); err != nil {
+	if err := cmp.Or(c.err, err); err != nil {
 		return res, err
 	}
+	recs := c.recs
 	present := map[string]*vfile{}
 	for i := range w.out {
 		present[w.out[i].rel] = &w.out[i]
@@ -71,8 +82,8 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 	}
 	m := newManifest()
 	var writes []vfile
-	for _, r := range recs {
-		rel, data := paths[r.ID], render(r, name)
+	for i, data := range renderAll(recs, name) {
+		r, rel := recs[i], paths[recs[i].ID]
 		sha := m.add(rel, r, data)
 		res.Records++
 		if cur := present[rel]; cur != nil && cur.same(data, sha) {
@@ -93,6 +104,24 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		return res, writeAtomic(root, ManifestName, manifest)
 	}
 	return res, nil
+}
+
+// scan opens dir and reads its manifest and files.
+func scan(dir string) (*os.Root, *Manifest, walker, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, walker{}, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, walker{}, mneme.Invalid("vault folder %s: %v", dir, err)
+	}
+	old := readManifest(root)
+	w := walker{dir: dir, trust: old.trust(root)}
+	if err := w.walk(root, ""); err != nil {
+		root.Close()
+		return nil, nil, walker{}, err
+	}
+	return root, old, w, nil
 }
 
 // fresh reports whether dir is not there yet, or an empty folder.
@@ -118,7 +147,7 @@ func exportFresh(ctx context.Context, recs []*mneme.Record, dir string) (ExportR
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return res, mneme.Invalid("vault folder %s: %v", dir, err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	tmp, err := os.MkdirTemp(parent, tmpPrefix("."+filepath.Base(dir)+".tmp-"))
 	if err != nil {
 		return res, mneme.Invalid("vault folder %s: %v", dir, err)
 	}
@@ -150,8 +179,8 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 	name := func(id string) string { return baseName(paths[id]) }
 	m := newManifest()
 	writes := make([]vfile, len(recs))
-	for i, r := range recs {
-		rel, data := paths[r.ID], render(r, name)
+	for i, data := range renderAll(recs, name) {
+		r, rel := recs[i], paths[recs[i].ID]
 		m.add(rel, r, data)
 		writes[i] = vfile{rel: rel, data: data}
 	}
@@ -162,6 +191,22 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 		return err
 	}
 	return writeAtomic(root, ManifestName, m.encode())
+}
+
+// renderAll renders every record, on every core.
+func renderAll(recs []*mneme.Record, name func(id string) string) [][]byte {
+	out := make([][]byte, len(recs))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(recs)/256)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(recs); i += workers {
+				out[i] = render(recs[i], name)
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // same reports whether the file holds data (whose sha256 is sha).

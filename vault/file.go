@@ -52,8 +52,12 @@ func render(r *mneme.Record, name func(id string) string) []byte {
 		}
 		w.list(lt, items)
 	}
-	if len(r.Meta) > 0 {
-		w.raw("meta", string(r.Meta))
+	props, meta := splitMeta(r.Meta)
+	for _, p := range props {
+		w.list(p.key, p.items)
+	}
+	if len(meta) > 0 {
+		w.raw("meta", string(meta))
 	}
 	if len(r.Promotions) > 0 {
 		b, _ := json.Marshal(r.Promotions) // plain data: always encodes

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -43,4 +44,33 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("quote(%q) = %s reads back as %q", s, quote(s), got)
 		}
 	})
+}
+
+// TestPlainSafe: a value is written bare only when YAML reads it back as
+// the same string (not a number, a boolean or null).
+func TestPlainSafe(t *testing.T) {
+	for v, want := range map[string]bool{
+		"note": true, "Info": true, "none": true, "v1.2": true, "a: b": false,
+		"12": false, "1e5": false, "0x1p-2": false, "Inf": false, "nan": false, "NaN": false,
+		"No": false, "TRUE": false, "null": false, "y": false, "12abc": true, "": false, "-1": false, "Infinity": false, "1_000": false, "2026-06-01T12:00:00Z": true,
+	} {
+		if got := plainSafe(v); got != want {
+			t.Errorf("plainSafe(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestManifestLine: a manifest line is what encoding/json writes.
+func TestManifestLine(t *testing.T) {
+	for _, f := range []ManifestFile{
+		{Path: "p/semantic/note/a-1234.md", ID: "01J", SHA256: "ab"},
+		{Path: "p/x.md", ID: "01J", SHA256: "ab", Missing: true},
+		{Path: "p/é \"q\" <b>&\\.md", ID: "01J", SHA256: "ab"},
+		{Path: "p/\x01.md"},
+	} {
+		want, _ := json.Marshal(f)
+		if got := f.line(); string(got) != string(want) {
+			t.Errorf("line = %s, want %s", got, want)
+		}
+	}
 }

@@ -13,9 +13,11 @@ import (
 // parsed is one vault file read back: the record, and its links by the
 // file names they show (resolved once every file is read).
 type parsed struct {
-	rec   *mneme.Record
-	links []rawLink
-	hasID bool
+	rec      *mneme.Record
+	links    []rawLink
+	props    []property // Obsidian's own properties, kept in meta
+	metaLine int
+	hasID    bool
 }
 
 type rawLink struct {
@@ -103,6 +105,14 @@ func (p *parsed) apply(fields []field) (untitled bool, err error) {
 			if r.Source, err = parseSource(f.Map); err != nil {
 				return false, err
 			}
+		case "aliases", "cssclasses":
+			if f.Kind == kindScalar { // Obsidian also accepts one value as a string
+				f.List, f.Kind = []string{f.Scalar}, kindList
+			}
+			if err := want(f, kindList); err != nil {
+				return false, err
+			}
+			p.props = append(p.props, property{f.Key, f.List})
 		case "meta", "promotions":
 			if err := p.jsonField(f); err != nil {
 				return false, err
@@ -114,6 +124,9 @@ func (p *parsed) apply(fields []field) (untitled bool, err error) {
 				return false, err
 			}
 		}
+	}
+	if r.Meta, err = joinMeta(r.Meta, p.props); err != nil {
+		return false, errAt(p.metaLine, "meta: %v", err)
 	}
 	p.hasID = r.ID != ""
 	return untitled, nil
@@ -149,7 +162,7 @@ func (p *parsed) scalarField(f field) error {
 	case "occurred", "expires":
 		*times[f.Key] = &t
 	default:
-		return errAt(f.Line, "unknown key %q: the keys are id, project, type, kind, title, untitled, tags, key, status, provenance, sensitivity, speaker, session_id, run_id, created, updated, occurred, expires, source, %s, meta and promotions (put other properties in meta)", f.Key, strings.Join(linkKeys, ", "))
+		return errAt(f.Line, "unknown key %q: the keys are id, project, type, kind, title, untitled, tags, aliases, cssclasses, key, status, provenance, sensitivity, speaker, session_id, run_id, created, updated, occurred, expires, source, %s, meta and promotions (put other properties in meta)", f.Key, strings.Join(linkKeys, ", "))
 	}
 	return nil
 }
@@ -171,7 +184,7 @@ func (p *parsed) jsonField(f field) error {
 		return errAt(f.Line, "%s must be JSON on one line, like %s: {\"ticket\": \"ENG-1\"}", f.Key, f.Key)
 	}
 	if f.Key == "meta" {
-		p.rec.Meta = json.RawMessage(raw)
+		p.rec.Meta, p.metaLine = json.RawMessage(raw), f.Line
 		return nil
 	}
 	if err := json.Unmarshal([]byte(raw), &p.rec.Promotions); err != nil {

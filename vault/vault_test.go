@@ -37,7 +37,7 @@ func records() []*mneme.Record {
 	a, b := mneme.NewID(now), mneme.NewID(now)
 	return []*mneme.Record{
 		{ID: a, Text: "Postgres is the production store.\nSQLite is for laptops.", Title: "Store choice", Kind: "decision", Tags: []string{"db", "infra"},
-			Provenance: mneme.Verified, Meta: json.RawMessage(`{"ticket":"ENG-1","n":2}`), Source: &mneme.Source{URI: "docs/adr.md", LineStart: 3, LineEnd: 9}},
+			Provenance: mneme.Verified, Meta: json.RawMessage(`{"ticket":"ENG-1","aliases":["Store ADR"],"n":2}`), Source: &mneme.Source{URI: "docs/adr.md", LineStart: 3, LineEnd: 9}},
 		{ID: b, Text: "Run `make deploy` after the tests pass.\n\n", Type: mneme.Procedural, Key: "deploy", OccurredAt: at(2), ExpiresAt: &now,
 			Links: []mneme.Link{{Type: mneme.LinkRelatesTo, Target: a}, {Type: mneme.LinkDerivedFrom, Target: a}}, SessionID: "s1", RunID: "r1", Speaker: "ana"},
 		{Text: "  Indented text: with \"quotes\", a # hash, tabs\tand émojis 🎉", Title: "Title: with \"quotes\"\nand a second line", Kind: "../../etc", Project: "p2", Tags: []string{"yes", "12", "a b"}},
@@ -260,7 +260,7 @@ func TestBadInputWritesNothing(t *testing.T) {
 	}{
 		{"malformed front matter", func(d string) { write(d, "a/bad.md", "---\nid: x\n  indented: y\n---\n\n# t\n\ntext\n") }, []string{"a/bad.md", "line 3"}},
 		{"unclosed front matter", func(d string) { write(d, "open.md", "---\nkind: note\n\ntext\n") }, []string{"open.md", "line 1", "closing"}},
-		{"unknown key", func(d string) { write(d, "k.md", "---\nkind: note\naliases: x\n---\n\ntext\n") }, []string{"k.md", "line 3", "aliases"}},
+		{"unknown key", func(d string) { write(d, "k.md", "---\nkind: note\ncolour: x\n---\n\ntext\n") }, []string{"k.md", "line 3", "colour"}},
 		{"bad time", func(d string) { write(d, "t.md", "---\ncreated: yesterday\n---\n\ntext\n") }, []string{"t.md", "line 2", "created"}},
 		{"invalid record", func(d string) { write(d, "v.md", "---\ntype: dream\n---\n\ntext\n") }, []string{"v.md", "dream"}},
 		{"dangling link", func(d string) { write(d, "l.md", "---\nrelates_to:\n  - \"[[nowhere]]\"\n---\n\ntext\n") }, []string{"l.md", "line 2", "nowhere"}},
@@ -312,4 +312,27 @@ func count(t testing.TB, eng *mneme.Engine) int {
 	n := 0
 	eng.Each(ctx, mneme.Filter{Clearance: mneme.Secret, IncludeSuperseded: true, IncludeExpired: true}, func(*mneme.Record) error { n++; return nil })
 	return n
+}
+
+// TestObsidianProperties: Obsidian's aliases and cssclasses are read into
+// the record's meta and written back as properties, where Obsidian shows
+// them.
+func TestObsidianProperties(t *testing.T) {
+	eng := engine(t)
+	src := t.TempDir()
+	write(src, "deploy.md", "---\naliases: [Deploy guide, deploy]\ncssclasses: wide\nmeta: {\"team\": \"ops\"}\n---\n\n# Deploy\n\nRun it.\n")
+	importVault(t, eng, src, vault.ImportOptions{Project: "kb"})
+	var rec *mneme.Record
+	eng.Each(ctx, mneme.Filter{Project: "kb"}, func(r *mneme.Record) error { rec = r; return nil })
+	if rec == nil || string(rec.Meta) != `{"team":"ops","aliases":["Deploy guide","deploy"],"cssclasses":["wide"]}` {
+		t.Fatalf("record = %+v", rec)
+	}
+	out := t.TempDir()
+	export(t, eng, out, mneme.Internal)
+	all := strings.Join(values(tree(t, out)), "")
+	for _, want := range []string{"aliases:\n  - Deploy guide\n  - deploy\n", "cssclasses:\n  - wide\n", `meta: {"team":"ops"}`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("export lacks %q:\n%s", want, all)
+		}
+	}
 }

@@ -70,6 +70,9 @@ func (w *walker) walk(d *os.Root, prefix string) error {
 		name, rel := e.Name(), path.Join(prefix, e.Name())
 		switch {
 		case strings.HasPrefix(name, ".") || rel == ManifestName:
+			if leftover(name, tmpFile) {
+				_ = d.Remove(name)
+			}
 			continue
 		case e.Type()&fs.ModeSymlink != 0:
 			if w.strict {
@@ -250,13 +253,16 @@ func (f *folders) write(rel string, data []byte) error {
 	return writeAtomic(d, path.Base(rel), data)
 }
 
+// tmpFile starts the name of a file being written (see leftover.go).
+const tmpFile = ".tmp-"
+
 // writeAtomic replaces name in d with data: written to a temporary file in
 // the same folder, then renamed over, so a reader sees the old file or the
 // new one, never half of one.
 func writeAtomic(d *os.Root, name string, data []byte) error {
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	tmp := ".tmp-" + hex.EncodeToString(rnd[:]) + "-" + name
+	tmp := tmpPrefix(tmpFile) + hex.EncodeToString(rnd[:]) + "-" + name
 	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err

@@ -90,10 +90,28 @@ func plainSafe(v string) bool {
 			return false
 		}
 	}
-	switch strings.ToLower(v) {
-	case "true", "false", "yes", "no", "on", "off", "null", "y", "n":
+	for _, w := range yamlWords {
+		if len(v) <= 5 && strings.EqualFold(v, w) {
+			return false
+		}
+	}
+	return !numberLike(v)
+}
+
+// yamlWords are the words YAML reads as a boolean or null.
+var yamlWords = []string{"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
+
+// numberLike: ParseFloat reads v. It is asked only when v could be one (its
+// error allocates, and ids and times would ask it for every note).
+func numberLike(v string) bool {
+	for _, w := range []string{"inf", "infinity", "nan"} {
+		if strings.EqualFold(v, w) {
+			return true
+		}
+	}
+	if strings.Trim(v, "0123456789abcdefABCDEF.+-_xXpP") != "" {
 		return false
 	}
 	_, err := strconv.ParseFloat(v, 64)
-	return err != nil
+	return err == nil
 }

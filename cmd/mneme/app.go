@@ -292,7 +292,7 @@ func (a *app) config() (*config.Config, error) {
 
 // open opens the home as need requires, with progress bars for long work
 // on a terminal.
-func (a *app) open(need config.Need) (*mneme.Engine, error) {
+func (a *app) open(need config.Need, extra ...mneme.Option) (*mneme.Engine, error) {
 	c, err := a.config()
 	if err != nil {
 		return nil, err
@@ -300,7 +300,7 @@ func (a *app) open(need config.Need) (*mneme.Engine, error) {
 	if err := a.ctx.Err(); err != nil {
 		return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Message: "interrupted before the data directory was opened: nothing was written", Err: err}
 	}
-	return c.Open(a.ctx, need, mneme.WithObserver(a.progress()))
+	return c.Open(a.ctx, need, append([]mneme.Option{mneme.WithObserver(a.progress())}, extra...)...)
 }
 
 // openToRead opens the home for a command that only reads: a directory

@@ -67,6 +67,9 @@ func runBench(a *app, args []string) error {
 	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
 	split := fs.String("split", "test", "beir: the judged queries to ask: test, dev or train")
 	embedded := fs.Float64("embedded", 1, "fraction of the records to embed, the rest stored without a vector as by import --embedder none (a partly embedded home)")
+	profile := fs.String("profile", "", "rank by this ranking profile of config.json (default: the home's)")
+	var sweep listFlag
+	fs.Var(&sweep, "sweep", "measure each mode once per value of a ranking profile field: FIELD=V1,V2,... (like date_boost=0.1,0.2,0.3)")
 	pos, err := a.parse(fs, args)
 	if err != nil {
 		return err
@@ -104,7 +107,11 @@ func runBench(a *app, args []string) error {
 	if err := a.benchStore(); err != nil {
 		return err
 	}
-	eng, err := a.open(config.Embedding)
+	profiles, err := a.sweepProfiles(*profile, sweep)
+	if err != nil {
+		return err
+	}
+	eng, err := a.open(config.Embedding, profiles...)
 	if err != nil {
 		return err
 	}
@@ -124,6 +131,7 @@ func runBench(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	ms = sweepModes(ms, *profile, sweep)
 	w := &benchWriter{eng: eng, embedded: *embedded}
 	var rep *benchReport
 	if pos[0] == "locomo" {
@@ -204,8 +212,9 @@ func (w *benchWriter) remember(a *app, recs []*mneme.Record) error {
 
 // benchMode is one way of recalling that a benchmark measures.
 type benchMode struct {
-	name string
-	req  mneme.RecallRequest // the options; query, project and k are set per question
+	name    string
+	req     mneme.RecallRequest // the options; query, project and k are set per question
+	profile string              // the ranking profile by name; "": the home's
 }
 
 // benchModes are the named modes (lexical, vector, hybrid, hybrid+expand),
@@ -233,7 +242,7 @@ func benchModes(o recallOptions, names []string, vectors bool) ([]benchMode, err
 		if !vectors && r.Mode != mneme.Lexical {
 			return nil, mneme.Invalid("mode %s needs an embedder: drop --embedder none, or measure --modes lexical", name)
 		}
-		out = append(out, benchMode{name, r})
+		out = append(out, benchMode{name: name, req: r})
 	}
 	return out, nil
 }
@@ -251,6 +260,7 @@ func recallIDs(a *app, eng *mneme.Engine, m benchMode, text, project string, k i
 	if err != nil {
 		return nil, 0, err
 	}
+	q.Profile = m.profile
 	t0 := time.Now()
 	res, err := eng.Recall(a.ctx, q)
 	took := time.Since(t0)

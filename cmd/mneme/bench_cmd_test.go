@@ -58,6 +58,21 @@ func TestBenchCommand(t *testing.T) {
 		t.Fatalf("--embedded 0: %+v", r)
 	}
 
+	// A sweep measures each mode once per value of a ranking profile field.
+	sw := decode[benchJSON](t, ok(t, t.TempDir(), "bench", "locomo", locomo, "--modes", "lexical", "--sweep", "speaker_boost=0,0.5", "--json"))
+	if len(sw.Modes) != 2 || sw.Modes[0].Mode != "lexical speaker_boost=0" || sw.Modes[1].Mode != "lexical speaker_boost=0.5" || sw.Modes[1].Queries != 3 {
+		t.Fatalf("sweep report = %+v", sw)
+	}
+	for _, bad := range []struct{ args, want string }{
+		{"--sweep=speaker=0.1", "is no ranking profile field: use one of alpha"},
+		{"--sweep=alpha=2", "alpha 2 is out of range"},
+		{"--profile=docs", "is no ranking profile of config.json"},
+	} {
+		if r := mneme(t, t.TempDir(), "", "bench", "locomo", locomo, "--modes", "lexical", bad.args, "--json"); r.code != 2 || !strings.Contains(r.stderr, bad.want) {
+			t.Errorf("%s: %+v, want exit 2 saying %s", bad.args, r, bad.want)
+		}
+	}
+
 	beir := filepath.Join(dir, "beir")
 	os.MkdirAll(filepath.Join(beir, "qrels"), 0o755)
 	os.WriteFile(filepath.Join(beir, "corpus.jsonl"), []byte(`{"_id":"d1","title":"Statins","text":"Statins lower cholesterol"}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ func (a *app) diagnose(deep bool) ([]check, error) {
 			fix = "" // the message says what to fix: on the server, or a lost or damaged database
 		}
 		add("database", false, mneme.ErrorMessage(err), fix)
-		return append(checks, fileModes(c.Home, c.File, nil)), nil
+		return append(checks, fileModes(c.Home, a.homeWord(c.Home), c.File, nil)), nil
 	}
 	defer eng.Close()
 	var file []check
@@ -75,9 +76,9 @@ func (a *app) diagnose(deep bool) ([]check, error) {
 	st, err := eng.Stats(a.ctx)
 	if err != nil {
 		add("database", false, mneme.ErrorMessage(err), "")
-		return append(checks, append(file, fileModes(c.Home, c.File, nil))...), nil
+		return append(checks, append(file, fileModes(c.Home, a.homeWord(c.Home), c.File, nil))...), nil
 	}
-	file = append(file, fileModes(c.Home, c.File, &st))
+	file = append(file, fileModes(c.Home, a.homeWord(c.Home), c.File, &st))
 	add("database", true, fmt.Sprintf("%s (%s): %s in %s", c.Home, c.Describe(eng.Store()), mneme.Plural(st.Total, "memory", "memories"), mneme.Plural(len(st.Projects), "project", "projects")), "")
 	checks = append(checks, file...)
 	if hc, ok := eng.Store().(mneme.HealthChecker); ok {
@@ -122,7 +123,8 @@ func (a *app) checkCredentials(eng *mneme.Engine) check {
 // fileModes checks that mneme's own files in the home are their owner's
 // alone, and says what others could read: the memories (st, when known),
 // and what config.json holds that is secret. Other files are not mneme's.
-func fileModes(home string, f config.File, st *mneme.Stats) check {
+// word names home in the fixes (see homeWord).
+func fileModes(home, word string, f config.File, st *mneme.Stats) check {
 	c := check{Name: "file modes", OK: true, Detail: "the data directory and mneme's files in it are private to their owner"}
 	info, err := os.Stat(home)
 	if err != nil {
@@ -132,7 +134,7 @@ func fileModes(home string, f config.File, st *mneme.Stats) check {
 	var open, fixes, risks []string
 	if info.Mode().Perm()&0o077 != 0 { // a warning: others see the names, not the contents
 		open = append(open, fmt.Sprintf("%s (%04o)", home, info.Mode().Perm()))
-		fixes = append(fixes, "chmod 700 "+shellQuote(home))
+		fixes = append(fixes, "chmod 700 "+word)
 		c.Warn = true
 	}
 	entries, _ := os.ReadDir(home)
@@ -158,7 +160,7 @@ func fileModes(home string, f config.File, st *mneme.Stats) check {
 		if db, ok := cutAny(name, "-wal", "-shm", "-journal"); ok && exposed[db] {
 			continue
 		}
-		files = append(files, shellQuote(filepath.Join(home, name)))
+		files = append(files, word+"/"+shellQuote(name))
 	}
 	switch {
 	case memories && st == nil:
@@ -202,6 +204,24 @@ func cutAny(s string, suffixes ...string) (string, bool) {
 }
 
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// homeWord is the data directory as a shell word that names it without
+// its absolute path (doctor's output goes into bug reports), so a fix runs
+// as shown: "$MNEME_HOME" when that names it, ~/… under the user's home,
+// else <home>, for the reader to replace.
+func (a *app) homeWord(home string) string {
+	if env := a.getenv("MNEME_HOME"); env != "" && a.home == "" && slices.Contains(samePlace(env), home) {
+		return `"$MNEME_HOME"`
+	}
+	if u := a.getenv("HOME"); u != "" && u != "/" {
+		for _, h := range samePlace(u) {
+			if rel, ok := strings.CutPrefix(home, h+string(filepath.Separator)); ok {
+				return "~/" + shellQuote(filepath.ToSlash(rel))
+			}
+		}
+	}
+	return "<home>"
+}
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.
 func shellQuote(s string) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/embed/minilm/fetch"
 	"github.com/mneme-ai/mneme/lanes"
 )
@@ -31,7 +32,9 @@ func (a *app) capabilities() []check {
 		out = append(out, check{Name: "llm", OK: true, Absent: true, Detail: "none configured (config.json llm): summaries are extractive"})
 	}
 	m := check{Name: "model", OK: true, Detail: "the built-in model is installed in " + c.ModelDir}
-	if !fetch.Present(c.ModelDir) {
+	if minilm.Embedded() {
+		m.Detail = "the built-in model is compiled into this binary"
+	} else if !fetch.Present(c.ModelDir) {
 		m = check{Name: "model", OK: true, Absent: true, Detail: "the built-in model is not installed in " + c.ModelDir, Fix: "mneme model fetch"}
 	}
 	out = append(out, m)

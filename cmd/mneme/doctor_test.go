@@ -130,7 +130,7 @@ func TestDoctorFileModes(t *testing.T) {
 	}
 	os.Chmod(home, 0o755)
 	d := decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json"))
-	if fine, warn, detail, fix := modes(d); !d.OK || !fine || !warn || !strings.Contains(detail, "(0755)") || fix != "chmod 700 '<home>'" {
+	if fine, warn, detail, fix := modes(d); !d.OK || !fine || !warn || !strings.Contains(detail, "(0755)") || fix != `chmod 700 "$MNEME_HOME"` {
 		t.Fatalf("open directory: %+v", d)
 	}
 	if out := ok(t, home, "doctor", "--embedder", "none"); !strings.Contains(out, "warn file modes") {
@@ -142,16 +142,31 @@ func TestDoctorFileModes(t *testing.T) {
 	fine, warn, detail, fix := modes(decode[doctorJSON](t, r.stdout))
 	// SQLite gives the WAL and shared-memory files the database's mode:
 	// they are named, and fixed with it.
-	want := "chmod 700 '<home>' && chmod 600 '<home>/mneme.db'"
+	want := `chmod 700 "$MNEME_HOME" && chmod 600 "$MNEME_HOME"/mneme.db`
 	if r.code != 1 || fine || warn || !strings.Contains(detail, "mneme.db (0644), mneme.db-shm (0644), mneme.db-wal (0644)") || fix != want {
 		t.Fatalf("readable database: exit %d, %q, fix %q (want %q)", r.code, detail, fix, want)
 	}
-	// No absolute paths in doctor's output: the data directory is <home>.
-	if out, err := exec.Command("sh", "-c", strings.ReplaceAll(fix, "<home>", home)).CombinedOutput(); err != nil {
+	// No absolute paths in doctor's output, and the fix runs as shown.
+	sh := exec.Command("sh", "-c", fix)
+	sh.Env = append(os.Environ(), "MNEME_HOME="+home)
+	if out, err := sh.CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v %s", fix, err, out)
 	}
 	if fine, warn, detail, _ := modes(decode[doctorJSON](t, ok(t, home, "doctor", "--embedder", "none", "--json"))); !fine || warn {
 		t.Fatalf("after the fix: %s", detail)
+	}
+	// A data directory under the user's home, given by --home: the fix
+	// names it from ~.
+	os.Chmod(home, 0o755)
+	user := filepath.Dir(home)
+	r = mnemeEnv(t, home, "", []string{"MNEME_HOME=", "HOME=" + user}, "doctor", "--home", home, "--embedder", "none", "--json")
+	if _, _, _, fix := modes(decode[doctorJSON](t, r.stdout)); fix != "chmod 700 ~/'my home'" {
+		t.Fatalf("--home under ~: fix %q", fix)
+	}
+	sh = exec.Command("sh", "-c", "chmod 700 ~/'my home'")
+	sh.Env = append(os.Environ(), "HOME="+user)
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
 	}
 	// Files that are not mneme's, and a config.json with nothing secret,
 	// are no one's risk; the failure says what others could read.

@@ -35,6 +35,9 @@ func TestRecallFeedback(t *testing.T) {
 		!strings.Contains(out, "(searched again with the best hits' words cholesterol") {
 		t.Fatalf("text explain does not show the feedback:\n%s", out)
 	}
+	if out := ok(t, home, "recall", "statins"); strings.Contains(out, "searched again") {
+		t.Fatalf("the feedback line shows without --explain:\n%s", out)
+	}
 	req := filepath.Join(t.TempDir(), "req.json")
 	os.WriteFile(req, []byte(`{"query":"statins","no_feedback":true}`), 0o600)
 	for _, args := range [][]string{{"recall", "statins", "--no-feedback", "--json"}, {"recall", "--request", req, "--json"}} {

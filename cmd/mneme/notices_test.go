@@ -11,7 +11,7 @@ import (
 	"unicode"
 )
 
-// TestThirdPartyNotices: the README's table of third-party modules is the
+// TestThirdPartyNotices: the table in docs/third-party-notices.md of third-party modules is the
 // list of modules compiled into the binary (as `go version -m` reads it from
 // the binary), no more and no fewer, and each licence it names is the one
 // in that module's LICENSE file in the module cache.
@@ -38,35 +38,35 @@ func TestThirdPartyNotices(t *testing.T) {
 		t.Fatalf("no dependencies in go version -m output:\n%s", out)
 	}
 
-	readme, err := os.ReadFile("../../README.md")
+	notices, err := os.ReadFile("../../docs/third-party-notices.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, found := strings.Cut(string(readme), "\n## Third-party notices\n")
+	_, section, found := strings.Cut(string(notices), "# Third-party notices\n")
 	if !found {
-		t.Fatal("the README has no \"## Third-party notices\" section")
+		t.Fatal("docs/third-party-notices.md has no \"# Third-party notices\" heading")
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
 	row := regexp.MustCompile("(?m)^\\| `([^`]+)` \\| ([^|]+) \\|")
 	listed := map[string]string{} // module path → licence cell
 	for _, m := range row.FindAllStringSubmatch(section, -1) {
 		if _, dup := listed[m[1]]; dup {
-			t.Errorf("the README lists %s twice", m[1])
+			t.Errorf("docs/third-party-notices.md lists %s twice", m[1])
 		}
 		listed[m[1]] = strings.TrimSpace(m[2])
 	}
 	for p := range built {
 		if _, ok := listed[p]; !ok {
-			t.Errorf("%s is compiled into mneme but missing from the README's third-party notices", p)
+			t.Errorf("%s is compiled into mneme but missing from docs/third-party-notices.md", p)
 		}
 	}
 	for p := range listed {
 		if _, ok := built[p]; !ok {
-			t.Errorf("the README's third-party notices list %s, which is not compiled into mneme", p)
+			t.Errorf("docs/third-party-notices.md lists %s, which is not compiled into mneme", p)
 		}
 	}
 
-	// Each licence the README names must be in the module's LICENSE file.
+	// Each licence the notices name must be in the module's LICENSE file.
 	cache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatalf("go env GOMODCACHE: %v", err)
@@ -93,7 +93,7 @@ func TestThirdPartyNotices(t *testing.T) {
 		found := licences(string(text))
 		for _, l := range strings.Split(licence, ", ") {
 			if !slices.Contains(found, l) {
-				t.Errorf("%s: the README says %s, its LICENSE file reads as %v", p, l, found)
+				t.Errorf("%s: docs/third-party-notices.md says %s, its LICENSE file reads as %v", p, l, found)
 			}
 		}
 	}

@@ -83,7 +83,10 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	}
 	for i, h := range res.Hits {
 		r := h.Record
-		fmt.Fprintf(a.stdout, "%d. [%.2f] %s\n   %s · %s · %s · %s\n", i+1, h.Score, headline(r), r.ID, oneLine(r.Project), oneLine(string(r.Type)), r.EventTime().Format(time.DateOnly))
+		fmt.Fprintf(a.stdout, "%d. [%.2f] %s\n   %s%s · %s · %s · %s\n", i+1, h.Score, headline(r), sourceRef(r), r.ID, oneLine(r.Project), oneLine(string(r.Type)), r.EventTime().Format(time.DateOnly))
+		if r.Title != "" {
+			fmt.Fprintf(a.stdout, "   %s\n", snippet(r.Text))
+		}
 		if e := h.Explain; e != nil {
 			fmt.Fprintf(a.stdout, "   %s\n", explainLine(e))
 		}
@@ -98,6 +101,32 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 		fmt.Fprintln(a.stdout, res.Report.Line())
 	}
 	return nil
+}
+
+// sourceRef is where a document's or code record's text is, as
+// "path:12-30 · " (the path as stored: repo-relative), or "".
+func sourceRef(r *mneme.Record) string {
+	if r.Source == nil || r.Source.URI == "" {
+		return ""
+	}
+	ref := oneLine(r.Source.URI)
+	switch s := r.Source; {
+	case s.LineStart > 0 && s.LineEnd > s.LineStart:
+		ref += fmt.Sprintf(":%d-%d", s.LineStart, s.LineEnd)
+	case s.LineStart > 0:
+		ref += fmt.Sprintf(":%d", s.LineStart)
+	}
+	return ref + " · "
+}
+
+// snippet is the start of a text on one line, for a hit whose headline is
+// its title.
+func snippet(text string) string {
+	s := strings.Join(strings.Fields(text), " ")
+	if len([]rune(s)) > 160 {
+		s = string([]rune(s)[:159]) + "…"
+	}
+	return oneLine(s)
 }
 
 // headline is a record's title, else the start of its text, on one line.

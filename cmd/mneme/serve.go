@@ -116,7 +116,7 @@ func checkExposure(addr string, tokens int) error {
 	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
 		return nil
 	}
-	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see the README's auth section), or bind to 127.0.0.1", mneme.Clip(addr))
+	return mneme.Invalid("refusing to serve on %s without tokens: anyone who can reach it could read and change every memory; add server.tokens to config.json (see docs/http.md, \"Auth\"), or bind to 127.0.0.1", mneme.Clip(addr))
 }
 
 // boundHosts are the hosts a server bound to one address beyond loopback

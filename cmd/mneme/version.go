@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+
+	"github.com/mneme-ai/mneme/embed/minilm"
 	"runtime/debug"
 	"strings"
 )
@@ -16,9 +18,14 @@ func runVersion(a *app, args []string) error {
 	}
 	v := version()
 	if a.json {
-		return a.printJSON(map[string]string{"version": v})
+		return a.printJSON(map[string]any{"version": v, "model_embedded": minilm.Embedded()})
 	}
 	fmt.Fprintln(a.stdout, "mneme", v)
+	if minilm.Embedded() {
+		fmt.Fprintln(a.stdout, "model:", minilm.Name, "embedded ("+minilm.Package+")")
+	} else {
+		fmt.Fprintln(a.stdout, "model:", minilm.Name, "not embedded (`mneme model fetch` installs it)")
+	}
 	return nil
 }
 

@@ -132,6 +132,27 @@ func writeCache(dir string, m *Model) error {
 	if err != nil || !binfmt.LittleEndian {
 		return err
 	}
+	buf := encodeCache(m, stamp)
+	tmp, err := os.CreateTemp(dir, cacheFile+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(buf)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(dir, cacheFile))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// encodeCache is the load-cache form of m (see the layout above), stamped
+// with what it was made from.
+func encodeCache(m *Model, stamp [32]byte) []byte {
 	buf := make([]byte, cacheHeader)
 	ts, _ := m.tensors()
 	for _, t := range ts {
@@ -148,19 +169,5 @@ func writeCache(dir string, m *Model) error {
 	binary.LittleEndian.PutUint32(buf[48:], crc32.Checksum(buf[cacheHeader:], castagnoli))
 	binary.LittleEndian.PutUint32(buf[52:], uint32(m.tok.maxChars))
 	binary.LittleEndian.PutUint64(buf[56:], uint64(len(buf)-cacheHeader))
-	tmp, err := os.CreateTemp(dir, cacheFile+".*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(buf)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, cacheFile))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return buf
 }

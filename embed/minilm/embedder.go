@@ -38,9 +38,17 @@ type Embedder struct {
 	int8 bool
 }
 
-// NewEmbedder loads the model from dir. A missing model is EUNAVAILABLE
+// NewEmbedder loads the model compiled into the binary if there is one
+// (the same pinned weights), else from dir. A missing model is EUNAVAILABLE
 // with the way to get it.
 func NewEmbedder(dir string) (*Embedder, error) {
+	if Embedded() {
+		m, err := LoadEmbedded()
+		if err != nil {
+			return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err, Message: "the built-in embedding model compiled into this binary cannot be loaded (" + err.Error() + "): the binary is damaged; download it again"}
+		}
+		return &Embedder{m: m}, nil
+	}
 	m, err := Load(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &mneme.Error{Code: mneme.EUNAVAILABLE, Err: err, Message: "the built-in embedding model is not in " + dir +

@@ -111,6 +111,10 @@ func checkConfig(path string) error {
 	if err != nil {
 		return fmt.Errorf("minilm: %s: %w", configFile, err)
 	}
+	return parseConfig(data)
+}
+
+func parseConfig(data []byte) error {
 	var c struct {
 		Hidden     int     `json:"hidden_size"`
 		Heads      int     `json:"num_attention_heads"`
@@ -139,6 +143,12 @@ func loadWeights(path string) (*Model, error) {
 		return nil, err
 	}
 	defer st.Close()
+	return readWeights(st)
+}
+
+// readWeights reads the tensors of st into a new Model (no tokenizer).
+func readWeights(st *stFile) (*Model, error) {
+	var err error
 	m := &Model{}
 	if m.wordEmb, err = st.raw("embeddings.word_embeddings.weight", true, vocabSize, hidden); err != nil {
 		return nil, err
@@ -251,4 +261,37 @@ func (m *Model) Embed(texts []string) [][]float32 {
 	}
 	m.forward(w, batch, dst)
 	return out
+}
+
+// LoadBytes loads the model from its three files' contents held in memory
+// (the model embedded in the binary). The word embeddings alias weights,
+// which must stay unchanged; the other tensors are converted to float32 as
+// from disk.
+func LoadBytes(config, tokenizerJSON, weights []byte) (*Model, error) {
+	if err := parseConfig(config); err != nil {
+		return nil, err
+	}
+	var tok *tokenizer
+	var tokErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tok, tokErr = parseTokenizer(tokenizerJSON, tokenizerFile)
+	}()
+	st, err := memSafetensors(weights, weightsFile)
+	var m *Model
+	if err == nil {
+		m, err = readWeights(st)
+	}
+	<-done
+	switch {
+	case err != nil:
+		return nil, err
+	case tokErr != nil:
+		return nil, tokErr
+	case tok.size != vocabSize:
+		return nil, fmt.Errorf("minilm: %s: %d tokens, want %d", tokenizerFile, tok.size, vocabSize)
+	}
+	m.tok = tok
+	return m, nil
 }

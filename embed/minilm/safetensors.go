@@ -1,6 +1,7 @@
 package minilm
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -15,8 +16,10 @@ import (
 // whole 45 MB file is never held in memory next to its float32 copy.
 type stFile struct {
 	name    string // base name, used in errors
-	f       *os.File
-	base    int64 // file offset of the data section
+	f       io.ReaderAt
+	close   func() error
+	mem     []byte // the whole file when it is in memory (embedded): tensors alias it
+	base    int64  // file offset of the data section
 	tensors map[string]stTensor
 	scratch []byte
 }
@@ -32,29 +35,42 @@ func openSafetensors(path, name string) (*stFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("minilm: %s: %w", name, err)
 	}
-	st, err := readHeader(f, name)
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("minilm: %s: %w", name, err)
+	}
+	st, err := readHeader(f, fi.Size(), name)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
+	st.close = f.Close
 	return st, nil
 }
 
-func readHeader(f *os.File, name string) (*stFile, error) {
-	fi, err := f.Stat()
+// memSafetensors reads tensors from a file already in memory (the
+// embedded model): F16 tensors kept as such alias data, nothing is copied.
+func memSafetensors(data []byte, name string) (*stFile, error) {
+	st, err := readHeader(bytes.NewReader(data), int64(len(data)), name)
 	if err != nil {
-		return nil, fmt.Errorf("minilm: %s: %w", name, err)
+		return nil, err
 	}
+	st.mem = data
+	return st, nil
+}
+
+func readHeader(f io.ReaderAt, size int64, name string) (*stFile, error) {
 	var lenBuf [8]byte
-	if _, err := io.ReadFull(f, lenBuf[:]); err != nil {
+	if _, err := f.ReadAt(lenBuf[:], 0); err != nil {
 		return nil, fmt.Errorf("minilm: %s: reading header length: %w", name, err)
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
-	if n == 0 || n > 1<<24 || int64(n)+8 > fi.Size() {
+	if n == 0 || n > 1<<24 || int64(n)+8 > size {
 		return nil, fmt.Errorf("minilm: %s: corrupt header length %d", name, n)
 	}
 	hdr := make([]byte, n)
-	if _, err := io.ReadFull(f, hdr); err != nil {
+	if _, err := f.ReadAt(hdr, 8); err != nil {
 		return nil, fmt.Errorf("minilm: %s: reading header: %w", name, err)
 	}
 	var raw map[string]json.RawMessage
@@ -62,7 +78,7 @@ func readHeader(f *os.File, name string) (*stFile, error) {
 		return nil, fmt.Errorf("minilm: %s: corrupt header: %w", name, err)
 	}
 	st := &stFile{name: name, f: f, base: 8 + int64(n), tensors: make(map[string]stTensor, len(raw))}
-	dataLen := fi.Size() - st.base
+	dataLen := size - st.base
 	for k, v := range raw {
 		if k == "__metadata__" {
 			continue
@@ -79,7 +95,12 @@ func readHeader(f *os.File, name string) (*stFile, error) {
 	return st, nil
 }
 
-func (s *stFile) Close() error { return s.f.Close() }
+func (s *stFile) Close() error {
+	if s.close == nil {
+		return nil
+	}
+	return s.close()
+}
 
 // raw returns the bytes of an F16 tensor after checking its shape. The
 // slice is freshly allocated when keep is set, else it aliases scratch.
@@ -97,6 +118,10 @@ func (s *stFile) raw(name string, keep bool, shape ...int) ([]byte, error) {
 	}
 	if t.Offsets[1]-t.Offsets[0] != int64(n) {
 		return nil, fmt.Errorf("minilm: %s: tensor %s has %d bytes, want %d", s.name, name, t.Offsets[1]-t.Offsets[0], n)
+	}
+	if s.mem != nil {
+		off := s.base + t.Offsets[0]
+		return s.mem[off : off+int64(n) : off+int64(n)], nil
 	}
 	var buf []byte
 	if keep {

@@ -29,6 +29,10 @@ func loadTokenizer(path, name string) (*tokenizer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("minilm: %s: %w", name, err)
 	}
+	return parseTokenizer(data, name)
+}
+
+func parseTokenizer(data []byte, name string) (*tokenizer, error) {
 	var tj struct {
 		Model struct {
 			Type     string           `json:"type"`

@@ -19,7 +19,7 @@ import (
 // about a record than one in its body. b is lower than the usual 0.75: a
 // long record is penalised less for its length (chat turns run from 1 to
 // 80 words, notes and documents further). Measured with `mneme bench`
-// (README, "Lexical scoring and feedback").
+// (docs/performance.md, "Lexical scoring and feedback").
 const (
 	k1          = 1.2
 	b           = 0.5

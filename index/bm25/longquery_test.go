@@ -14,7 +14,7 @@ import (
 // the index reads rank closer to BM25 over every term than the first 64
 // words did. Documents of NFCorpus (every twelfth) are the queries; run it
 // with MNEME_NFCORPUS naming the directory (../shared/bench/nfcorpus).
-// The figures are in the README ("Long queries").
+// The figures are in docs/performance.md ("Long queries").
 func TestLongQueryFidelity(t *testing.T) {
 	dir := os.Getenv("MNEME_NFCORPUS")
 	if dir == "" {

@@ -158,6 +158,19 @@ func testDerivedFollowSecret(t *testing.T, f *fixture) {
 	if got := f.get(early.ID); got.Sensitivity != mneme.Secret {
 		t.Fatalf("a summary of a secret source imported later is %s", got.Sensitivity)
 	}
+	// The store applies the rule in the write's own transaction: no moment
+	// (a crash) leaves the source secret and its summary readable.
+	src2 := f.remember(mneme.Record{Text: "the staging password is in the vault", Type: mneme.Episodic})
+	sum2 := f.remember(mneme.Record{Text: "summary: staging password location", Kind: "summary", Project: "other",
+		Links: []mneme.Link{{Type: mneme.LinkDerivedFrom, Target: src2.ID}}})
+	rec := f.get(src2.ID)
+	rec.Sensitivity = mneme.Secret
+	if _, err := f.eng.Store().Put(f.ctx, []*mneme.Record{rec}, mneme.ModeImport, f.now); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.get(sum2.ID); got.Sensitivity != mneme.Secret {
+		t.Fatalf("after the store's write alone, the summary of the now secret source is %s", got.Sensitivity)
+	}
 }
 
 func testImportedPromotions(t *testing.T, f *fixture) {

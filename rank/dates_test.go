@@ -1,4 +1,4 @@
-package mneme
+package rank
 
 import (
 	"testing"
@@ -22,7 +22,7 @@ func TestNamedTime(t *testing.T) {
 		{"we may ship 25 builds", time.Time{}, time.Time{}},
 		{"port 8080 and 3000 requests", time.Time{}, time.Time{}},
 	} {
-		from, to, ok := namedTime(tc.query)
+		from, to, ok := NamedTime(tc.query)
 		if ok != !tc.from.IsZero() || !from.Equal(tc.from) || !to.Equal(tc.to) {
 			t.Errorf("%q: %v to %v (%v), want %v to %v", tc.query, from, to, ok, tc.from, tc.to)
 		}

@@ -1,7 +1,6 @@
-package mneme
+package rank
 
 import (
-	"context"
 	"math"
 	"strings"
 
@@ -15,50 +14,25 @@ type RerankExplain struct {
 	Coverage float64 `json:"coverage"`  // share of the query's terms the record contains
 	Recency  float64 `json:"recency"`   // 1 for the newest candidate, 0 for the oldest
 	TypeFit  float64 `json:"type_fit"`  // 1 when the record has the type the query asks for
-	AskedFor Type    `json:"asked_for"` // "" when the query does not suggest a type
+	AskedFor string  `json:"asked_for"` // "" when the query does not suggest a type
 	Boost    float64 `json:"boost"`
 }
 
-// Reranker weights: coverage and phrases refine word matching; recency and
-// type break near-ties. Their sum (0.5) keeps a strong fused lead intact.
-const (
-	wPhrase   = 0.15
-	wCoverage = 0.2
-	wRecency  = 0.05
-	wType     = 0.1
-)
-
-// shape applies recency weighting and the reranker to the fused scores.
-func (e *Engine) shape(ctx context.Context, st CacheStatus, q *Query, cands []*candidate) {
-	if q.HalfLife > 0 {
-		now := e.now()
-		for _, c := range cands {
-			age := max(0, now.Sub(c.rec.EventTime()).Hours())
-			f := round(math.Exp2(-age / q.HalfLife.Hours()))
-			c.recency = &f
-			c.score *= f
-		}
-	}
-	if q.Rerank {
-		e.rerankCached(ctx, st, q, cands)
-	}
-}
-
-// rerank adds deterministic evidence the lanes do not weigh: whether the
+// Rerank adds deterministic evidence the lanes do not weigh: whether the
 // query's word pairs occur as phrases, how many of its terms the record
 // covers, how recent it is among the candidates, and whether its type is
 // the one the query asks for.
-func rerank(query string, cands []*candidate) {
+func (p *Profile) Rerank(query string, cands []*Candidate) {
 	words := textnorm.Words(query)
 	terms := textnorm.Terms(query)
-	asked := askedType(words)
+	asked := AskedType(words)
 	var pairs []string
 	for i := 0; i+1 < len(words); i++ {
 		pairs = append(pairs, words[i]+" "+words[i+1])
 	}
-	oldest, newest := minMax(len(cands), func(i int) float64 { return float64(cands[i].rec.EventTime().UnixNano()) })
+	oldest, newest := minMax(len(cands), func(i int) float64 { return float64(cands[i].Doc.Time.UnixNano()) })
 	for _, c := range cands {
-		text := " " + strings.Join(textnorm.Words(c.rec.Title+" "+c.rec.Text), " ") + " "
+		text := " " + strings.Join(textnorm.Words(c.Doc.Title+" "+c.Doc.Text), " ") + " "
 		x := &RerankExplain{AskedFor: asked}
 		if len(pairs) > 0 {
 			n := 0
@@ -77,24 +51,24 @@ func rerank(query string, cands []*candidate) {
 					n++
 				}
 			}
-			n = max(n, len(c.matched)) // the lexical lane matches stems too
+			n = max(n, len(c.Matched)) // the lexical lane matches stems too
 			x.Coverage = float64(n) / float64(len(terms))
 		}
-		x.Recency = scale(float64(c.rec.EventTime().UnixNano()), oldest, newest)
-		if asked != "" && c.rec.Type == asked {
+		x.Recency = scale(float64(c.Doc.Time.UnixNano()), oldest, newest)
+		if asked != "" && c.Doc.Type == asked {
 			x.TypeFit = 1
 		}
-		x.Boost = round(wPhrase*x.Phrase + wCoverage*x.Coverage + wRecency*x.Recency + wType*x.TypeFit)
-		x.Phrase, x.Coverage, x.Recency = round(x.Phrase), round(x.Coverage), round(x.Recency)
-		c.rerank = x
-		c.score += x.Boost
+		x.Boost = Round(p.RerankPhrase*x.Phrase + p.RerankCoverage*x.Coverage + p.RerankRecency*x.Recency + p.RerankType*x.TypeFit)
+		x.Phrase, x.Coverage, x.Recency = Round(x.Phrase), Round(x.Coverage), Round(x.Recency)
+		c.Rerank = x
+		c.Score += x.Boost
 	}
 }
 
-// askedType guesses the memory type a question wants from its opening
-// words: how-tos for "how do/to", events for "when/what happened/did",
-// facts for "what is/which/who".
-func askedType(words []string) Type {
+// AskedType guesses the memory type a question wants from its opening
+// words (folded): how-tos (procedural) for "how do/to", events (episodic)
+// for "when/what happened/did", facts (semantic) for "what is/which/who".
+func AskedType(words []string) string {
 	if len(words) == 0 {
 		return ""
 	}
@@ -105,33 +79,22 @@ func askedType(words []string) Type {
 	switch {
 	case strings.HasPrefix(two, "how to"), strings.HasPrefix(two, "how do"), strings.HasPrefix(two, "how can"),
 		strings.HasPrefix(two, "how should"), words[0] == "steps":
-		return Procedural
+		return "procedural"
 	case words[0] == "when", strings.HasPrefix(two, "what happened"), words[0] == "did", strings.HasPrefix(two, "last time"):
-		return Episodic
+		return "episodic"
 	case strings.HasPrefix(two, "what is"), strings.HasPrefix(two, "what are"), words[0] == "which", words[0] == "who",
 		strings.HasPrefix(two, "what does"):
-		return Semantic
+		return "semantic"
 	}
 	return ""
 }
 
-// termSet is the record's folded terms, for coverage and diversity.
-func (c *candidate) termSet() map[string]bool {
-	if c.terms == nil {
-		c.terms = map[string]bool{}
-		for _, t := range textnorm.Terms(c.rec.Title + " " + c.rec.Text) {
-			c.terms[t] = true
-		}
-	}
-	return c.terms
-}
-
-// mmr picks k candidates greedily by maximal marginal relevance:
+// MMR picks k candidates greedily by maximal marginal relevance:
 // λ·score − (1−λ)·(the most similar already chosen), similarity being the
 // Jaccard overlap of their terms, so it works in every mode.
-func mmr(cands []*candidate, lambda float64, k int) []*candidate {
-	chosen := make([]*candidate, 0, k)
-	left := append([]*candidate(nil), cands...)
+func MMR(cands []*Candidate, lambda float64, k int) []*Candidate {
+	chosen := make([]*Candidate, 0, k)
+	left := append([]*Candidate(nil), cands...)
 	for len(chosen) < k && len(left) > 0 {
 		best, bestVal, bestSim := 0, math.Inf(-1), 0.0
 		for i, c := range left {
@@ -139,13 +102,13 @@ func mmr(cands []*candidate, lambda float64, k int) []*candidate {
 			for _, o := range chosen {
 				sim = max(sim, jaccard(c.termSet(), o.termSet()))
 			}
-			if v := lambda*c.score - (1-lambda)*sim; v > bestVal {
+			if v := lambda*c.Score - (1-lambda)*sim; v > bestVal {
 				best, bestVal, bestSim = i, v, sim
 			}
 		}
 		c := left[best]
-		s := round(bestSim)
-		c.mmrSim = &s
+		s := Round(bestSim)
+		c.MMRSim = &s
 		chosen = append(chosen, c)
 		left = append(left[:best], left[best+1:]...)
 	}

@@ -1,24 +1,10 @@
-package mneme
+package rank
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
-)
-
-// DateBoost is added to the score of a record whose event time falls in
-// the time the query names ("what did Maria do on 7 July, 2023?"): such a
-// question is answered by what happened then, and its other words (what
-// did she do?) say little. Chosen with `mneme bench` (README, "Choosing
-// the fusion").
-const DateBoost = 0.2
-
-// A named date matches records from dateBefore before it to dateAfter
-// after it: what happened is told in the days that follow ("last Friday").
-const (
-	dateBefore = 24 * time.Hour
-	dateAfter  = 14 * 24 * time.Hour
 )
 
 const monthNames = `(january|february|march|april|may|june|july|august|september|october|november|december)`
@@ -31,10 +17,10 @@ var (
 	yearOnly     = regexp.MustCompile(`\b((?:19|20)\d\d)\b`)
 )
 
-// namedTime finds the first explicit date in a query: a day (7 July 2023,
+// NamedTime finds the first explicit date in a query: a day (7 July 2023,
 // July 7, 2023, 2023-07-07), else a month (July 2023), else a year (2023),
 // as the half-open range [from, to) in UTC.
-func namedTime(text string) (from, to time.Time, ok bool) {
+func NamedTime(text string) (from, to time.Time, ok bool) {
 	date := func(y, m, d string) (time.Time, bool) {
 		year, _ := strconv.Atoi(y)
 		day, _ := strconv.Atoi(d)
@@ -65,20 +51,4 @@ func namedTime(text string) (from, to time.Time, ok bool) {
 		return t, t.AddDate(1, 0, 0), true
 	}
 	return from, to, false
-}
-
-// dateMatch raises the candidates whose event time falls in the time the
-// query names, widened by dateBefore and dateAfter.
-func dateMatch(query string, cands []*candidate) {
-	from, to, ok := namedTime(query)
-	if !ok {
-		return
-	}
-	from, to = from.Add(-dateBefore), to.Add(dateAfter)
-	for _, c := range cands {
-		if t := c.rec.EventTime(); !t.Before(from) && t.Before(to) {
-			c.date = DateBoost
-			c.score += DateBoost
-		}
-	}
 }

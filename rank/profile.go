@@ -1,0 +1,199 @@
+package rank
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Fusion chooses how hybrid recall combines its two lanes.
+type Fusion string
+
+const (
+	// Weighted adds the lanes' scores, each normalised to 0..1:
+	// alpha·lexical + (1−alpha)·vector.
+	Weighted Fusion = "weighted"
+	// RRF adds 1/(k+rank) over the lanes (reciprocal rank fusion), scaled
+	// so a record first in both lanes scores 1.
+	RRF Fusion = "rrf"
+)
+
+// Profile holds every tunable of ranking. Start from Default: a profile
+// read from JSON (config.json) starts from it too, so it names only what
+// it changes. The defaults were chosen with `mneme bench` on LoCoMo dev
+// and NFCorpus train and dev (docs/performance.md, "Choosing the fusion" and the
+// sections named below).
+type Profile struct {
+	// Fusion: weighted (default) or rrf. On LoCoMo and NFCorpus weighted
+	// beats RRF by 0.1 R@10 and 0.03 nDCG@10.
+	Fusion Fusion `json:"fusion"`
+	// Alpha is the weight of the lexical lane in weighted fusion (0.35:
+	// LoCoMo, NFCorpus train and dev each within 0.002 of its best).
+	Alpha float64 `json:"alpha"`
+	// RRFK is the k of reciprocal rank fusion (60).
+	RRFK int `json:"rrf_k"`
+	// MatchFloor is the cosine similarity from which a record's meaning
+	// alone is evidence that it answers the query (0.2, docs/performance.md "Nothing is
+	// no answer"). Below it a record none of the query's terms found is
+	// held back, and under RRF its vector rank counts for nothing.
+	MatchFloor float64 `json:"match_floor"`
+
+	// SpeakerBoost is added to a record whose speaker the query names
+	// (0.1, docs/performance.md "Speaker match"): a question about a participant is
+	// mostly answered by what she said, but both lanes match every turn
+	// that merely addresses her as well.
+	SpeakerBoost float64 `json:"speaker_boost"`
+	// SessionBoost: a record gains this share of the best fused score of
+	// another candidate of its session (0.3): a conversation dwells on a
+	// topic, so the answer often sits beside the turn that matches best.
+	SessionBoost float64 `json:"session_boost"`
+	// DateBoost is added to a record whose event time falls in the time
+	// the query names (0.2): such a question is answered by what happened
+	// then, and its other words say little.
+	DateBoost float64 `json:"date_boost"`
+	// DateBeforeHours and DateAfterDays widen a named time: what happened
+	// is told in the days that follow ("last Friday"). Defaults 24 hours
+	// before, 14 days after.
+	DateBeforeHours float64 `json:"date_before_hours"`
+	DateAfterDays   float64 `json:"date_after_days"`
+	// ShortTurnPenalty is taken from a conversation turn for each halving
+	// of its length below FullTurnWords, at most twice (0.04, docs/performance.md
+	// "Short turns"): a turn of a few words rarely holds what a question
+	// asks, yet both lanes match it as well as the longer turns that do.
+	ShortTurnPenalty float64 `json:"short_turn_penalty"`
+	// FullTurnWords is the length (words of title and text) from which a
+	// turn loses nothing (80).
+	FullTurnWords int `json:"full_turn_words"`
+
+	// Reranker weights: coverage and phrases refine word matching; recency
+	// and type break near-ties. Their sum (0.5) keeps a strong fused lead
+	// intact. Defaults 0.15, 0.2, 0.05, 0.1.
+	RerankPhrase   float64 `json:"rerank_phrase"`
+	RerankCoverage float64 `json:"rerank_coverage"`
+	RerankRecency  float64 `json:"rerank_recency"`
+	RerankType     float64 `json:"rerank_type"`
+
+	// Pseudo-relevance feedback (RM3-like), docs/performance.md "Lexical scoring and
+	// feedback": NFCorpus train and dev gain 0.01 nDCG@10; on LoCoMo's
+	// chat turns it lost recall at every setting, so it needs hits of
+	// FeedbackMinWords.
+	FeedbackHits     int `json:"feedback_hits"`      // the best first-round hits that lend their words (3)
+	FeedbackWords    int `json:"feedback_words"`     // words added at most (10)
+	FeedbackWeight   int `json:"feedback_weight"`    // each query term counts this many times against one added word (4)
+	FeedbackMinWords int `json:"feedback_min_words"` // a hit's text shorter than this tells its topic too poorly (80)
+	FeedbackPool     int `json:"feedback_pool"`      // the best candidates a word's rarity is counted among (50)
+	FeedbackMaxTerms int `json:"feedback_max_terms"` // a query of more terms searches once (13)
+}
+
+// Default is the profile every field of which is its default.
+func Default() Profile {
+	return Profile{
+		Fusion: Weighted, Alpha: 0.35, RRFK: 60, MatchFloor: 0.2,
+		SpeakerBoost: 0.1, SessionBoost: 0.3, DateBoost: 0.2, DateBeforeHours: 24, DateAfterDays: 14,
+		ShortTurnPenalty: 0.04, FullTurnWords: 80,
+		RerankPhrase: 0.15, RerankCoverage: 0.2, RerankRecency: 0.05, RerankType: 0.1,
+		FeedbackHits: 3, FeedbackWords: 10, FeedbackWeight: 4, FeedbackMinWords: 80, FeedbackPool: 50, FeedbackMaxTerms: 13,
+	}
+}
+
+// UnmarshalJSON reads a profile over the defaults: a field left out keeps
+// its default, one given (0 too) replaces it. Unknown fields are errors,
+// and so are values out of range.
+func (p *Profile) UnmarshalJSON(b []byte) error {
+	type plain Profile
+	v := plain(Default())
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&v); err != nil {
+		return fmt.Errorf("ranking profile: %w (fields: %s)", err, strings.Join(Fields(), ", "))
+	}
+	if err := Profile(v).Check(); err != nil {
+		return fmt.Errorf("ranking profile: %w", err)
+	}
+	*p = Profile(v)
+	return nil
+}
+
+// Check reports the first field of p out of its range, saying which and
+// what range holds.
+func (p Profile) Check() error {
+	if p.Fusion != Weighted && p.Fusion != RRF {
+		return fmt.Errorf("fusion %q is not one of weighted, rrf", p.Fusion)
+	}
+	v := reflect.ValueOf(p)
+	for i := range v.NumField() {
+		f, name := v.Field(i), jsonName(v.Type().Field(i))
+		switch f.Kind() {
+		case reflect.Float64:
+			x, hi := f.Float(), 1.0
+			if strings.HasPrefix(name, "date_") && name != "date_boost" {
+				hi = 3660 // hours or days: a decade of days at most
+			}
+			if math.IsNaN(x) || x < 0 || x > hi {
+				return fmt.Errorf("%s %g is out of range: use 0 to %g", name, x, hi)
+			}
+		case reflect.Int:
+			if x := f.Int(); x < 0 || x > 1000 {
+				return fmt.Errorf("%s %d is out of range: use 0 to 1000", name, x)
+			}
+		}
+	}
+	return nil
+}
+
+// Fields lists the names of p's fields as config.json spells them.
+func Fields() []string {
+	t := reflect.TypeOf(Profile{})
+	out := make([]string, t.NumField())
+	for i := range out {
+		out[i] = jsonName(t.Field(i))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Set sets the field named as config.json spells it (like "date_boost") to
+// value, parsed as the field's type; for `mneme bench --sweep`.
+func (p *Profile) Set(name, value string) error {
+	v := reflect.ValueOf(p).Elem()
+	for i := range v.NumField() {
+		if jsonName(v.Type().Field(i)) != name {
+			continue
+		}
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Float64:
+			x, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return fmt.Errorf("%s takes a number, not %q", name, value)
+			}
+			f.SetFloat(x)
+		case reflect.Int:
+			x, err := strconv.Atoi(value)
+			if err != nil {
+				return fmt.Errorf("%s takes a whole number, not %q", name, value)
+			}
+			f.SetInt(int64(x))
+		default:
+			f.SetString(value)
+		}
+		return p.Check()
+	}
+	return fmt.Errorf("%q is no ranking profile field: use one of %s", name, strings.Join(Fields(), ", "))
+}
+
+// String is p as JSON, for reports.
+func (p Profile) String() string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name
+}
