@@ -18,7 +18,7 @@ type quantised struct {
 // Int8 returns a model sharing m's tokenizer and embeddings whose linear
 // layers run in int8. It quantises ~11M weights (~0.1 s).
 func (m *Model) Int8() *Model {
-	q := &Model{tok: m.tok, wordEmb: m.wordEmb, posEmb: m.posEmb, typEmb: m.typEmb, lnG: m.lnG, lnB: m.lnB, layers: m.layers}
+	q := &Model{tok: m.tok, wordEmb: m.wordEmb, posEmb: m.posEmb, typEmb: m.typEmb, lnG: m.lnG, lnB: m.lnB, layers: m.layers, parent: m}
 	for i := range q.layers {
 		l := &q.layers[i]
 		l.q = &quantised{

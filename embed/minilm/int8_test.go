@@ -2,6 +2,7 @@ package minilm
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/mneme-ai/mneme/internal/gemm"
@@ -44,5 +45,24 @@ func TestInt8Identity(t *testing.T) {
 	fi, qi := f.Info(), q.Info()
 	if qi.Provider != "minilm-int8" || qi.ID() == fi.ID() || qi.Version == fi.Version || qi.Dim != fi.Dim {
 		t.Errorf("int8 %+v vs fp32 %+v", qi, fi)
+	}
+}
+
+// TestInt8OutlivesParent: the int8 model shares the fp32 model's
+// embeddings, which may be the load cache's mapped memory; dropping the
+// fp32 model must not unmap them (it faulted before the int8 model kept
+// its parent alive).
+func TestInt8OutlivesParent(t *testing.T) {
+	m, err := Load(modelDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := m.Int8()
+	m = nil
+	for range 3 {
+		runtime.GC()
+	}
+	if v := q.Embed([]string{"still mapped"})[0]; len(v) != hidden {
+		t.Fatalf("dimension %d", len(v))
 	}
 }

@@ -47,6 +47,7 @@ type Model struct {
 	lnB     []float32
 	layers  [nLayers]layer
 	work    sync.Pool // *workspace
+	parent  *Model    // the fp32 model an int8 one shares memory with (maybe the load cache's mapping, released with it)
 }
 
 type layer struct {
