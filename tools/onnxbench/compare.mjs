@@ -3,13 +3,14 @@
 // round, on 1 and 2 threads, for the three shapes; medians and ratios at the
 // end. ORT is taken at its best batch size in each round (a sweep), mneme
 // at its own batching (up to 64 texts / 1,024 tokens a pass).
-// Usage: node compare.mjs [--rounds 5] [--int8]   (run from tools/onnxbench)
+// Usage: node compare.mjs [--rounds 5] [--threads 1,2] [--int8] [--sweep] [--reps 2]   (run from tools/onnxbench)
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import fs from 'node:fs';
 
 const arg = (k, d) => { const i = process.argv.indexOf('--' + k); return i >= 0 ? process.argv[i + 1] : d; };
 const rounds = Number(arg('rounds', '5'));
+const threadList = arg('threads', '1,2').split(',').map(Number);
 const int8 = process.argv.includes('--int8');
 const root = new URL('../..', import.meta.url).pathname;
 const goBin = `${os.tmpdir()}/mneme-minilm-compare.test`;
@@ -18,7 +19,10 @@ execFileSync('go', ['test', '-c', '-o', goBin, './embed/minilm/'], { cwd: root, 
 if (!fs.existsSync('minilm-fp32.onnx')) execFileSync('node', ['build-onnx.mjs'], { stdio: 'inherit' });
 if (int8 && !fs.existsSync('minilm-int8.onnx')) execFileSync('node', ['build-onnx.mjs', '--int8'], { stdio: 'inherit' });
 
-const shapes = { short: '8,16,32,64', long: '1,2,4', query: '1' };
+// ORT's batch sweep: its best sizes in the issue's sweep were 8-16 for short
+// texts and 1 for long ones (--sweep widens it).
+const sweep = process.argv.includes('--sweep');
+const shapes = { short: sweep ? '8,16,32,64' : '8', long: sweep ? '1,2,4' : '1', query: '1' };
 const sides = [['ort', 'minilm-fp32.onnx', 'BenchmarkShapes'], ...(int8 ? [['ort-int8', 'minilm-int8.onnx', 'BenchmarkShapesInt8']] : [])];
 const res = {}; // key "side shape threads metric" -> [values]
 const put = (k, v) => (res[k] ??= []).push(v);
@@ -26,7 +30,7 @@ const loads = [];
 
 function ort(model, shape, threads) {
   const out = execFileSync('node', ['bench.mjs', '--model', model, '--shape', shape, '--threads', String(threads),
-    '--batch', shapes[shape], '--reps', shape === 'query' ? '4' : '3', '--tol', model.includes('int8') ? '0.1' : '1e-4'],
+    '--batch', shapes[shape], '--reps', shape === 'query' ? '2' : arg('reps', '2'), '--tol', model.includes('int8') ? '0.1' : '1e-4'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   let best = { rate: 0, cpu: 0 }, q = null;
   for (const l of out.split('\n').filter(l => l.startsWith('RESULT'))) {
@@ -39,14 +43,14 @@ function ort(model, shape, threads) {
 
 function mneme(bench, shape, threads) {
   const out = execFileSync(goBin, ['-test.run', '^$', '-test.bench', `^${bench}$/${shape}$`, '-test.cpu', String(threads),
-    '-test.benchtime', shape === 'query' ? '300x' : '1x'], { cwd: `${root}/embed/minilm`, encoding: 'utf8', env: { ...process.env, MNEME_MINILM_REF: ref } });
+    '-test.benchtime', shape === 'query' ? '100x' : '1x'], { cwd: `${root}/embed/minilm`, encoding: 'utf8', env: { ...process.env, MNEME_MINILM_REF: ref } });
   const l = out.split('\n').find(l => l.startsWith('Benchmark'));
   if (shape === 'query') return { p50: Number(l.match(/([\d.]+) p50-ms/)[1]), cpu: Number(l.match(/([\d.]+) cpu-ms\/op/)[1]) };
   return { rate: Number(l.match(/ ([\d.]+) texts\/s/)[1]), cpu: Number(l.match(/([\d.]+) texts\/cpu-s/)[1]) };
 }
 
 for (let r = 1; r <= rounds; r++) {
-  for (const threads of [1, 2]) for (const shape of Object.keys(shapes)) for (const [name, model, bench] of sides) {
+  for (const threads of threadList) for (const shape of Object.keys(shapes)) for (const [name, model, bench] of sides) {
     loads.push(os.loadavg()[0]);
     // alternate which side goes first, so drifting load favours neither
     const order = r % 2 ? ['ort', 'go'] : ['go', 'ort'];
@@ -65,7 +69,7 @@ console.log(`${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0].model}, ${
   `load average during the runs: median ${median(loads).toFixed(1)}, max ${Math.max(...loads).toFixed(1)}`);
 console.log('| workload | threads | ONNX Runtime | mneme | ratio (wall) | ratio (CPU time) |');
 console.log('|---|---|---|---|---|---|');
-for (const [name] of sides) for (const shape of Object.keys(shapes)) for (const t of [1, 2]) {
+for (const [name] of sides) for (const shape of Object.keys(shapes)) for (const t of threadList) {
   const o = `${name} ${shape} ${t}`, g = `${name.replace('ort', 'mneme')} ${shape} ${t}`;
   const label = `${shape}${name.endsWith('int8') ? ' (int8)' : ''}`;
   if (shape === 'query') {
