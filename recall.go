@@ -83,7 +83,16 @@ type Hit struct {
 	Score   float64  `json:"score"`
 	Record  *Record  `json:"record"`
 	Explain *Explain `json:"explain,omitempty"`
+
+	// expandedFrom and relation mark a record expansion added (see
+	// Expansion).
+	expandedFrom, relation string
 }
+
+// Expansion says, for a record expansion added, the hit it was added for
+// and how it relates to it (before, after, supersedes, or a link's type);
+// "" for a hit of the search itself.
+func (h Hit) Expansion() (from, relation string) { return h.expandedFrom, h.relation }
 
 // Explain says why a record was recalled. Scores are 0..1; a rank of 0
 // means the lane did not find the record.
@@ -198,7 +207,10 @@ func (q *Query) check() error {
 			return Invalid("a hypothesis is embedded, so it needs mode hybrid or vector, not lexical")
 		}
 		q.HyDE = true
-		return q.Hypothesis.Check()
+		if err := q.Hypothesis.Check(); err != nil {
+			return err
+		}
+		return q.Hypothesis.checkFor(q.Text)
 	}
 	return nil
 }
@@ -219,6 +231,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	st := CacheStatus{}
 	cached, key := e.cachedRecall(ctx, st, &q)
 	if cached != nil {
+		// Its key covers the generation of the query's project only: a
+		// link into another project may have been hidden since.
+		if err := e.hideLinks(ctx, hitRecords(cached.Hits)); err != nil {
+			return nil, err
+		}
 		cached.Cache, cached.TookMS = st, round(float64(time.Since(start).Microseconds())/1000)
 		if cached.Report != nil {
 			cached.Report.Cache, cached.Report.TookMS = st, cached.TookMS
@@ -285,12 +302,23 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		}
 		stage("expand")
 	}
+	if err := e.hideLinks(ctx, hitRecords(hits)); err != nil {
+		return nil, err
+	}
 	res.Hits = hits
 	if rep != nil {
 		rep.Cache = st
 		recallReport(ctx, rep, &q, res, found, chosen, cq.Terms != nil, cq.Vector != nil)
 	}
 	return res, nil
+}
+
+func hitRecords(hits []Hit) []*Record {
+	recs := make([]*Record, len(hits))
+	for i, h := range hits {
+		recs[i] = h.Record
+	}
+	return recs
 }
 
 // recallReport fills in rep, the quality report of the recall q that
@@ -392,14 +420,17 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 		}
 		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use {{mode=lexical}}")
 	}
-	info := e.embedder.Info()
 	home, ok, err := e.store.HomeEmbedder(ctx)
+	if ok && !sameSet(home, e.embedder.Info()) {
+		e.followHome(home) // the home switched embedder since this process opened it
+	}
+	info := e.embedder.Info()
 	switch {
 	case err != nil:
 		return nil, err
 	case !ok:
 		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme sync` to embed the stored memories")
-	case home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim:
+	case !sameSet(home, info):
 		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
 			home.ID(), home.Version, info.ID(), info.Version)
 	}

@@ -173,9 +173,11 @@ func TestRecallRejectsBadOptions(t *testing.T) {
 		{mneme.Query{MMR: 2}, "mmr 2 is out of range"},
 		{mneme.Query{Expand: 50}, "expand 50 is out of range"},
 		{mneme.Query{HalfLife: -time.Hour}, "half-life -1h0m0s is negative"},
-		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: " ", GeneratorID: "me"}}, "hyde.hypothesis is blank"},
-		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer"}}, "hyde.generator_id is blank"},
-		{mneme.Query{Mode: mneme.Lexical, Hypothesis: &mneme.Hypothesis{Text: "x", GeneratorID: "me"}}, "needs mode hybrid or vector"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: " ", Query: "anything", GeneratorID: "me"}}, "hyde.hypothesis is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer", Query: "anything"}}, "hyde.generator_id is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer", GeneratorID: "me"}}, "hyde.query is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer", Query: "something else", GeneratorID: "me"}}, `hyde.query "something else" is not the request's query "anything"`},
+		{mneme.Query{Mode: mneme.Lexical, Hypothesis: &mneme.Hypothesis{Text: "x", Query: "anything", GeneratorID: "me"}}, "needs mode hybrid or vector"},
 	} {
 		c.q.Text, c.q.K = "anything", 5
 		_, err := eng.Recall(context.Background(), c.q)
@@ -299,17 +301,17 @@ func (g *fakeGenerator) Hypothesize(_ context.Context, q string) (mneme.Hypothes
 
 func TestRecallHyDE(t *testing.T) {
 	eng := engine(t, mneme.Record{Text: "Oscar is a guinea pig"}, mneme.Record{Text: "which pet do you have"})
-	supplied := &mneme.Hypothesis{Text: "my pet is a guinea pig", GeneratorID: "agent", GeneratorVersion: "1"}
-	if res := recall(t, eng, mneme.Query{Text: "pet", Hypothesis: supplied}); res.HyDE == nil || *res.HyDE != *supplied {
+	supplied := &mneme.Hypothesis{Text: "my pet is a guinea pig", Query: "my  pet", GeneratorID: "agent", GeneratorVersion: "1"}
+	if res := recall(t, eng, mneme.Query{Text: "my pet", Hypothesis: supplied}); res.HyDE == nil || *res.HyDE != *supplied {
 		t.Fatalf("supplied hypothesis not reported: %+v", res.HyDE)
 	}
-	if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != mneme.PRFGeneratorID || !strings.Contains(res.HyDE.Text, "pet") {
+	if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != mneme.PRFGeneratorID || !strings.Contains(res.HyDE.Text, "pet") || res.HyDE.Query != "pet" {
 		t.Fatalf("deterministic hypothesis: %+v", res.HyDE)
 	}
 	g := &fakeGenerator{}
 	eng = reopen(eng.Store(), mneme.WithHypothesisGenerator(g))
 	for range 2 {
-		if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != "fake/model" {
+		if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != "fake/model" || res.HyDE.Query != "pet" {
 			t.Fatalf("generated hypothesis: %+v", res.HyDE)
 		}
 	}

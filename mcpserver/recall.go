@@ -25,6 +25,7 @@ type recallInput struct {
 	Kinds             list               `json:"kinds,omitempty" jsonschema:"only these kinds, like decision"`
 	Tags              list               `json:"tags,omitempty" jsonschema:"only records with any of these tags"`
 	AllTags           bool               `json:"all_tags,omitempty" mcp:"option"`
+	Meta              mneme.MetaFilter   `json:"meta,omitempty" jsonschema:"only records whose meta has all these top-level values, like {\"tenant\":\"acme\"}"`
 	Statuses          list               `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" mcp:"option"`
 	TimeRange         *timeRange         `json:"time_range,omitempty" mcp:"alias"`
 	Since             string             `json:"since,omitempty" jsonschema:"happened from: RFC 3339, a date or an age like 7d"`
@@ -57,7 +58,7 @@ type timeRange struct {
 
 // request maps the input, aliases resolved, onto the shared request.
 func (in *recallInput) request() (mneme.RecallRequest, error) {
-	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
+	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Meta: in.Meta, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
 		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, NoFeedback: in.NoFeedback, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded,
 		Session: in.Session, Run: in.Run}
@@ -115,18 +116,19 @@ type hit struct {
 }
 
 type usedFilters struct {
-	Project   string         `json:"project,omitempty"`
-	Types     []mneme.Type   `json:"types,omitempty"`
-	Kinds     []string       `json:"kinds,omitempty"`
-	Tags      []string       `json:"tags,omitempty"`
-	AllTags   bool           `json:"all_tags,omitempty"`
-	Statuses  []mneme.Status `json:"statuses,omitempty"`
-	Session   string         `json:"session,omitempty"`
-	Run       string         `json:"run,omitempty"`
-	TimeRange *usedRange     `json:"time_range,omitempty"`
-	K         int            `json:"k"`
-	Mode      mneme.Mode     `json:"mode"`
-	MinScore  float64        `json:"min_score,omitempty"`
+	Project   string           `json:"project,omitempty"`
+	Types     []mneme.Type     `json:"types,omitempty"`
+	Kinds     []string         `json:"kinds,omitempty"`
+	Tags      []string         `json:"tags,omitempty"`
+	AllTags   bool             `json:"all_tags,omitempty"`
+	Meta      mneme.MetaFilter `json:"meta,omitempty"`
+	Statuses  []mneme.Status   `json:"statuses,omitempty"`
+	Session   string           `json:"session,omitempty"`
+	Run       string           `json:"run,omitempty"`
+	TimeRange *usedRange       `json:"time_range,omitempty"`
+	K         int              `json:"k"`
+	Mode      mneme.Mode       `json:"mode"`
+	MinScore  float64          `json:"min_score,omitempty"`
 }
 
 type usedRange struct {
@@ -152,7 +154,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
 		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
-			AllTags: fl.AllTags, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
+			AllTags: fl.AllTags, Meta: fl.Meta, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {
 		out.UsedFilters.TimeRange = &usedRange{Start: fl.Since, End: fl.Until}
 	}

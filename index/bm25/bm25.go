@@ -45,8 +45,9 @@ type Attrs struct {
 	Project, Type, Kind, Status, Sensitivity, Key string
 	Session, Run                                  string
 	Tags                                          []string
-	Expires                                       int64 // Unix nanoseconds; 0: never
-	Event                                         int64 // occurred_at, else created_at
+	Meta                                          []string // values a Filter.Meta condition may name
+	Expires                                       int64    // Unix nanoseconds; 0: never
+	Event                                         int64    // occurred_at, else created_at
 	Created                                       int64
 }
 
@@ -63,6 +64,7 @@ type Index struct {
 	alive    []bool
 	attrs    []attrs
 	tags     []uint32 // every document's tag ids; attrs hold offsets into it
+	metas    []uint32 // every document's meta value ids, likewise
 	byKey    map[int64]uint32
 	strs     interner
 	live     int
@@ -80,6 +82,7 @@ type attrs struct {
 	project, typ, kind, status, sens, key uint32
 	session, run                          uint32
 	tagOff, tagLen                        uint32 // the document's tags: Index.tags[tagOff:tagOff+tagLen]
+	metaOff, metaLen                      uint32 // its meta values: Index.metas[metaOff:metaOff+metaLen]
 	expires, event, created               int64
 }
 
@@ -194,8 +197,8 @@ func (ix *Index) docTags(n uint32) []uint32 {
 
 // compact drops dead documents from the postings and renumbers the rest.
 func (ix *Index) compact() {
-	keys, lens, alive, attrs, tags := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags
-	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags = nil, nil, nil, nil, nil
+	keys, lens, alive, attrs, tags, metas := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas
+	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas = nil, nil, nil, nil, nil, nil
 	ix.byKey = make(map[int64]uint32, ix.live)
 	renum := make([]uint32, len(keys))
 	for n, key := range keys {
@@ -205,6 +208,8 @@ func (ix *Index) compact() {
 			a := attrs[n]
 			ix.tags = append(ix.tags, tags[a.tagOff:a.tagOff+a.tagLen]...)
 			a.tagOff = uint32(len(ix.tags)) - a.tagLen
+			ix.metas = append(ix.metas, metas[a.metaOff:a.metaOff+a.metaLen]...)
+			a.metaOff = uint32(len(ix.metas)) - a.metaLen
 			ix.appendDoc(key, lens[n], a)
 		}
 	}

@@ -29,11 +29,17 @@ func randomDoc(rng *rand.Rand, key int64) Doc {
 	}
 	slices.Sort(tags)
 	tags = slices.Compact(tags)
-	return Doc{Key: key, Title: text(rng.IntN(3)), Text: text(1 + rng.IntN(20)), Attrs: Attrs{
+	d := Doc{Key: key, Title: text(rng.IntN(3)), Text: text(1 + rng.IntN(20)), Attrs: Attrs{
 		Project: fmt.Sprintf("p%d", rng.IntN(3)), Type: []string{"episodic", "semantic"}[rng.IntN(2)],
 		Kind: "note", Status: []string{"active", "superseded"}[rng.IntN(2)], Sensitivity: "internal",
 		Tags: tags, Event: int64(rng.IntN(100)), Expires: int64(rng.IntN(3) * 50),
 	}}
+	for _, k := range []string{"tenant", "phase"} { // each key absent a third of the time
+		if v := rng.IntN(3); v > 0 {
+			d.Attrs.Meta = append(d.Attrs.Meta, fmt.Sprintf("%s=%d", k, v))
+		}
+	}
+	return d
 }
 
 // reference scores every live document the slow, obvious way.
@@ -102,6 +108,11 @@ func matchRef(f Filter, a Attrs) bool {
 		(f.Since != 0 && a.Event < f.Since) || (f.Until != 0 && a.Event > f.Until) {
 		return false
 	}
+	for _, c := range f.Meta {
+		if !slices.ContainsFunc(c, func(v string) bool { return slices.Contains(a.Meta, v) }) {
+			return false
+		}
+	}
 	n := 0
 	for _, t := range f.Tags {
 		if slices.Contains(a.Tags, t) {
@@ -133,7 +144,8 @@ func TestSearchMatchesReference(t *testing.T) {
 	}
 	filters := []Filter{{}, {Project: "p1"}, {Types: []string{"episodic"}, ExcludeStatus: "superseded"},
 		{Tags: []string{"t1", "t2"}}, {Tags: []string{"t1", "t2"}, AllTags: true}, {Since: 20, Until: 60, Now: 50},
-		{Project: "nope"}}
+		{Project: "nope"}, {Meta: [][]string{{"tenant=1"}}}, {Meta: [][]string{{"tenant=1", "tenant=2"}, {"phase=2"}}, Project: "p1"},
+		{Meta: [][]string{{"tenant=9"}}}, {Meta: [][]string{{"tenant=1"}, {"tenant=2"}}}}
 	var encoded bytes.Buffer
 	for round, index := range []*Index{ix, nil} {
 		if round == 1 { // the same answers after an encode/decode round trip
