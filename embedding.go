@@ -199,6 +199,23 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int, boun
 		}
 	}
 	keep := kept != nil && len(missing) > EmbedBatch
+	// A batch's vectors are cached while the next batch is embedded, so the
+	// model (both cores) does not wait for the store. At most one write is
+	// in flight; its error stops the loop at the next batch.
+	var writing chan error
+	written := 0
+	settle := func() error {
+		if writing == nil {
+			return nil
+		}
+		err := <-writing
+		writing = nil
+		if err == nil {
+			*kept += written
+		}
+		return err
+	}
+	defer settle()
 	for start := 0; start < len(missing); start += EmbedBatch {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
@@ -212,6 +229,9 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int, boun
 		if err == nil {
 			err = CheckVectors(info, batch, vecs)
 		}
+		if err == nil {
+			err = settle()
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -220,10 +240,9 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int, boun
 			for j, i := range idx {
 				batchHashes[j] = hashes[i]
 			}
-			if err := e.store.CacheVectors(ctx, info, batchHashes, vecs); err != nil {
-				return nil, nil, err
-			}
-			*kept += len(idx)
+			ch := make(chan error, 1)
+			writing, written = ch, len(idx)
+			go func() { ch <- e.store.CacheVectors(ctx, info, batchHashes, vecs) }()
 		}
 		for j, i := range idx {
 			out[i] = vecs[j]
@@ -232,6 +251,9 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int, boun
 			}
 		}
 		e.progress("embed", start+len(idx), len(missing))
+	}
+	if err := settle(); err != nil {
+		return nil, nil, err
 	}
 	return out, uncached, nil
 }

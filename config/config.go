@@ -98,7 +98,7 @@ type Code struct {
 
 // Embedder configures the embedding provider.
 type Embedder struct {
-	Provider  string `json:"provider"`    // minilm (default), hash, ollama, openai, none
+	Provider  string `json:"provider"`    // minilm (default), minilm-int8, hash, ollama, openai, none
 	URL       string `json:"url"`         // ollama, openai
 	Model     string `json:"model"`       // ollama, openai
 	Dim       int    `json:"dim"`         // hash, ollama, openai
@@ -363,10 +363,10 @@ func (f File) Check() error {
 		return err
 	}
 	switch f.Embedder.Provider {
-	case "", "minilm", "hash", "ollama", "openai", "none":
+	case "", "minilm", "minilm-int8", "hash", "ollama", "openai", "none":
 		return nil
 	}
-	return mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", mneme.Clip(f.Embedder.Provider))
+	return mneme.Invalid("embedder %q is not known: use minilm, minilm-int8, hash, ollama, openai or none", mneme.Clip(f.Embedder.Provider))
 }
 
 // Check refuses a hooks budget out of the context package's range and a

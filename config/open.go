@@ -258,15 +258,18 @@ func (c *Config) Repair(ctx context.Context, to string) (mneme.SalvageResult, er
 	return res, nil
 }
 
+// builtin reports whether provider is the built-in model (fp32 or int8).
+func builtin(provider string) bool { return provider == "minilm" || provider == "minilm-int8" }
+
 // lazyEmbedder is, for a recall, the built-in model the home records,
 // loaded on first use: a recall the cache answers never loads it. nil for
 // any other need or embedder.
 func (c *Config) lazyEmbedder(ctx context.Context, s mneme.Store, need Need) (mneme.Option, error) {
-	if need != Recall || (c.Embedder.Provider != "" && c.Embedder.Provider != "minilm") {
+	if need != Recall || (c.Embedder.Provider != "" && !builtin(c.Embedder.Provider)) {
 		return nil, nil
 	}
 	info, ok, err := s.HomeEmbedder(ctx)
-	if err != nil || !ok || info.Provider != "minilm" {
+	if err != nil || !ok || !builtin(info.Provider) || (c.Embedder.Provider != "" && c.Embedder.Provider != info.Provider) {
 		return nil, err
 	}
 	return mneme.WithLazyEmbedder(info, func() (mneme.Embedder, error) { return c.NewEmbedder(ctx, s) }), nil

@@ -51,6 +51,8 @@ func (c *Config) homeEmbedder(info mneme.EmbedderInfo) (mneme.Embedder, error) {
 	switch info.Provider {
 	case "minilm":
 		return minilm.NewEmbedder(c.ModelDir)
+	case "minilm-int8":
+		return minilm.NewInt8Embedder(c.ModelDir)
 	case "hash":
 		return hash.New(info.Dim)
 	case "ollama":
@@ -65,6 +67,8 @@ func (c *Config) embedder(ec Embedder) (mneme.Embedder, error) {
 		return nil, nil
 	case "minilm":
 		return minilm.NewEmbedder(c.ModelDir)
+	case "minilm-int8":
+		return minilm.NewInt8Embedder(c.ModelDir)
 	case "hash":
 		return hash.New(ec.Dim)
 	case "ollama":
@@ -76,7 +80,7 @@ func (c *Config) embedder(ec Embedder) (mneme.Embedder, error) {
 		}
 		return openai.New(openai.Config{BaseURL: ec.URL, Model: ec.Model, Dim: ec.Dim, APIKey: key})
 	}
-	return nil, mneme.Invalid("embedder %q is not known: use minilm, hash, ollama, openai or none", mneme.Clip(ec.Provider))
+	return nil, mneme.Invalid("embedder %q is not known: use minilm, minilm-int8, hash, ollama, openai or none", mneme.Clip(ec.Provider))
 }
 
 // NewGenerator builds the configured language model for HyDE.

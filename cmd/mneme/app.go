@@ -316,7 +316,7 @@ func (a *app) openToRead(need config.Need) (*mneme.Engine, error) {
 
 // embedderFlag registers --embedder on fs.
 func (a *app) embedderFlag(fs *flag.FlagSet) {
-	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: minilm, hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else the one the home's vectors come from, else minilm)")
+	fs.StringVar(&a.embedder, "embedder", "", "embedding provider: minilm, minilm-int8, hash, ollama, openai or none (default $MNEME_EMBEDDER, else config.json, else the one the home's vectors come from, else minilm)")
 }
 
 // printJSON writes v as one line of JSON.

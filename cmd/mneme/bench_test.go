@@ -187,3 +187,39 @@ func BenchmarkCLIRecallHybridCold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCLIImportTurns: `mneme import` of 10,000 conversation turns of
+// ~45 words with the built-in model (issue 30's budget: ≤ 60 s on two
+// cores), so the import runs at the model's rate.
+func BenchmarkCLIImportTurns(b *testing.B) {
+	const n = 10_000
+	benchdata.MiniLM(b) // the model must be installed
+	path := filepath.Join(b.TempDir(), "turns.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	c := benchdata.New(2, 30_000)
+	for i := range n {
+		r := c.Record(i)
+		r.Text = c.Text(45)
+		enc.Encode(r)
+	}
+	w.Flush()
+	f.Close()
+	var cpu time.Duration
+	for b.Loop() {
+		home := filepath.Join(b.TempDir(), "home")
+		cmd := exec.Command(bin, "import", path, "--home", home, "--embedder", "minilm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %s", err, out)
+		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/import")
+	// CPU seconds over two cores: the wall time a quiet machine would take.
+	b.ReportMetric(cpu.Seconds()/2/float64(b.N), "cpu-s/2/import")
+}

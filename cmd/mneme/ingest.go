@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -135,21 +137,41 @@ func (a *app) progress() mneme.Observer {
 		return mneme.Observer{}
 	}
 	units := map[string]string{"ingest": "files", "embed": "texts"}
+	var mu sync.Mutex
+	bars := map[string]func(done, total int){} // one per running task, for its rate
 	return mneme.Observer{Progress: func(task string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
 		if total == 0 { // unknown: a counter
 			fmt.Fprintf(a.stderr, "\r%s: %d memories embedded", task, done)
 			return
 		}
-		progressBar(a, fmt.Sprintf("%-6s", task), units[task])(done, total)
+		bar := bars[task]
+		if bar == nil {
+			bar = progressBar(a, fmt.Sprintf("%-6s", task), units[task])
+			bars[task] = bar
+		}
+		bar(done, total)
+		if done >= total {
+			delete(bars, task)
+		}
 	}}
 }
 
-// progressBar draws a bar of done out of total units on stderr.
+// progressBar draws a bar of done out of total units on stderr, with the
+// rate since the first call (what bounds an import is the model's rate).
 func progressBar(a *app, label, unit string) func(done, total int) {
+	start, first := time.Now(), -1
 	return func(done, total int) {
 		const width = 30
 		n := width * done / max(total, 1)
-		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d %s", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, unit)
+		rate := ""
+		if first < 0 {
+			first, start = done, time.Now()
+		} else if s := time.Since(start).Seconds(); s > 0 {
+			rate = fmt.Sprintf(", %.0f/s", float64(done-first)/s)
+		}
+		fmt.Fprintf(a.stderr, "\r%s [%s%s] %d/%d %s%s", label, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, unit, rate)
 		if done == total {
 			fmt.Fprintln(a.stderr)
 		}

@@ -15,7 +15,7 @@ import (
 
 func init() {
 	commands["init"] = command{
-		usage:   "init [--home DIR] [--store sqlite] [--embedder minilm|hash|none] [--no-fetch] [--from FILE] [--url URL] [--yes]",
+		usage:   "init [--home DIR] [--store sqlite] [--embedder minilm|minilm-int8|hash|none] [--no-fetch] [--from FILE] [--url URL] [--yes]",
 		summary: "set up a data directory: config.json, the model, a doctor run, and the MCP client configs to paste",
 		run:     runInit,
 	}
@@ -80,7 +80,7 @@ func runInit(a *app, args []string) error {
 		return err
 	}
 	out := initResult{Home: c.Home, Config: filepath.Join(c.Home, config.FileName), Store: c.Store, Embedder: cmp.Or(c.Embedder.Provider, "minilm")}
-	if out.Embedder == "minilm" && !*noFetch {
+	if (out.Embedder == "minilm" || out.Embedder == "minilm-int8") && !*noFetch {
 		res, err := fetch.Fetch(a.ctx, fetch.Options{Dir: c.ModelDir, From: *from, URL: cmp.Or(*url, a.getenv("MNEME_MODEL_URL"))})
 		if err != nil {
 			return err

@@ -91,7 +91,7 @@ func (a *app) checkStore(s string) error {
 func (q asker) askEmbedder() (config.Embedder, error) {
 	var e config.Embedder
 	var err error
-	e.Provider, err = q.ask("Embedder (minilm, hash, none, ollama, openai)", "minilm", func(s string) error {
+	e.Provider, err = q.ask("Embedder (minilm, minilm-int8, hash, none, ollama, openai)", "minilm", func(s string) error {
 		return config.File{Embedder: config.Embedder{Provider: s}}.Check()
 	})
 	if err != nil {

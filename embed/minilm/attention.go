@@ -43,6 +43,7 @@ func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
 // after head.
 type attScratch struct {
 	q, k, vt, s, o []float32
+	inv            []float32 // 1/Σ of each softmax row, head after head
 }
 
 // heads attends heads [h0, h0+g) of the sequence at rows [start, start+n).
@@ -61,9 +62,10 @@ func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
 		sc.vt = make([]float32, g*np*headDim)
 		sc.o = make([]float32, g*np*headDim)
 		sc.s = make([]float32, np*np)
+		sc.inv = make([]float32, g*np)
 	}
 	hd := g * headDim // floats of q (or k, v) per row in this group
-	q, k, vt, s, o := sc.q[:g*np*headDim], sc.k[:g*np*headDim], sc.vt[:g*np*headDim], sc.s[:n*np], sc.o[:g*n*headDim]
+	q, k, vt, s, o, inv := sc.q[:g*np*headDim], sc.k[:g*np*headDim], sc.vt[:g*np*headDim], sc.s[:n*np], sc.o[:g*n*headDim], sc.inv[:g*n]
 	off := h0 * headDim
 	bq, bk, bv := bias[off:off+hd], bias[hidden+off:hidden+off+hd], bias[2*hidden+off:2*hidden+off+hd]
 	for i := 0; i < n; i++ {
@@ -95,38 +97,49 @@ func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
 		hq, hk := q[h*np*headDim:(h+1)*np*headDim], k[h*np*headDim:(h+1)*np*headDim]
 		gemm.MatMulT(s, hq, hk, n, np, headDim)
 		for i := 0; i < n; i++ {
-			softmax(s[i*np : i*np+n])
+			inv[h*n+i] = 1 / softmaxExp(s[i*np:(i+1)*np], n)
 		}
 		gemm.MatMulT(o[h*n*headDim:], s, vt[h*np*headDim:], n, headDim, np)
 	}
 	for i := 0; i < n; i++ {
 		dst := ctx[(start+i)*hidden+off : (start+i)*hidden+off+hd]
 		for h := 0; h < g; h++ {
-			copy(dst[h*headDim:(h+1)*headDim], o[(h*n+i)*headDim:])
+			src, d, f := o[(h*n+i)*headDim:(h*n+i+1)*headDim], dst[h*headDim:(h+1)*headDim], inv[h*n+i]
+			for j, v := range src {
+				d[j] = v * f
+			}
 		}
 	}
 }
 
-// softmax applies softmax(row/√headDim) in place, the scale folded into
-// the float64 exponent argument.
-func softmax(row []float32) {
+// softmaxMask[8-r:] begins with r all-ones lanes: the vector softmax's
+// mask for the last r valid floats of a row.
+var softmaxMask = [16]int32{-1, -1, -1, -1, -1, -1, -1, -1}
+
+// softmaxExp sets row[j] = exp((row[j]-max)/√headDim) for j < n and 0 for
+// the padding n ≤ j < len(row) (len(row) = n rounded up to a multiple of 8)
+// and returns the sum: softmax before its division, which the caller does
+// on the narrower output of p·v. The vector path computes in float32
+// (relative error ~1e-7), the portable one in float64.
+func softmaxExp(row []float32, n int) float32 {
+	if useSoftmaxAVX2 {
+		return softmaxExpAVX2(&row[0], n, &softmaxMask[8-n&7], float32(1/math.Sqrt(headDim)))
+	}
 	scale := 1 / math.Sqrt(headDim)
 	mx := row[0]
-	for _, v := range row[1:] {
+	for _, v := range row[1:n] {
 		if v > mx { // not max(): its NaN and ±0 handling costs a branch chain
 			mx = v
 		}
 	}
 	var sum float64
-	for j, v := range row {
+	for j, v := range row[:n] {
 		e := expNonPos((float64(v) - float64(mx)) * scale)
 		row[j] = float32(e)
 		sum += e
 	}
-	inv := 1 / sum
-	for j, v := range row {
-		row[j] = float32(float64(v) * inv)
-	}
+	clear(row[n:])
+	return float32(sum)
 }
 
 // expTab[i] = 2^(i/64).

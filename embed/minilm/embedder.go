@@ -31,8 +31,12 @@ func DefaultDir(getenv func(string) string) string {
 	return filepath.Join(cache, "mneme", "models", "all-minilm-l6-v2")
 }
 
-// Embedder is the built-in embedding provider.
-type Embedder struct{ m *Model }
+// Embedder is the built-in embedding provider (fp32, or int8 when made by
+// NewInt8Embedder).
+type Embedder struct {
+	m    *Model
+	int8 bool
+}
 
 // NewEmbedder loads the model compiled into the binary if there is one
 // (the same pinned weights), else from dir. A missing model is EUNAVAILABLE
@@ -58,7 +62,20 @@ func NewEmbedder(dir string) (*Embedder, error) {
 	return &Embedder{m: m}, nil
 }
 
+// NewInt8Embedder is NewEmbedder with the linear layers in int8: the
+// minilm-int8 provider, another embedder identity than minilm.
+func NewInt8Embedder(dir string) (*Embedder, error) {
+	e, err := NewEmbedder(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Embedder{m: e.m.Int8(), int8: true}, nil
+}
+
 func (e *Embedder) Info() mneme.EmbedderInfo {
+	if e.int8 {
+		return mneme.EmbedderInfo{Provider: "minilm-int8", Model: Name, Version: Int8Version, Dim: e.m.Dim(), MaxTokens: e.m.MaxTokens()}
+	}
 	return mneme.EmbedderInfo{Provider: "minilm", Model: Name, Version: Version, Dim: e.m.Dim(), MaxTokens: e.m.MaxTokens()}
 }
 

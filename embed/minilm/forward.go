@@ -69,17 +69,17 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 
 	for i := range m.layers {
 		l := &m.layers[i]
-		w.matMulT(qkv, x, l.qkvW, rows, 3*hidden, hidden)
+		w.linear(qkv, x, l.qkvW, l.q.get(0), rows, 3*hidden, hidden)
 		m.attention(w, qkv, l.qkvB, ctx)
-		w.matMulT(tmp, ctx, l.outW, rows, hidden, hidden)
+		w.linear(tmp, ctx, l.outW, l.q.get(1), rows, hidden, hidden)
 		addNorm(x, tmp, l.outB, l.ln1G, l.ln1B, rows)
-		w.matMulT(ff, x, l.ffnW, rows, inter, hidden)
+		w.linear(ff, x, l.ffnW, l.q.get(2), rows, inter, hidden)
 		parallel(rows, 8*inter, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				biasGELUFast(ff[r*inter:(r+1)*inter], l.ffnB)
 			}
 		})
-		w.matMulT(tmp, ff, l.prjW, rows, hidden, inter)
+		w.linear(tmp, ff, l.prjW, l.q.get(3), rows, hidden, inter)
 		addNorm(x, tmp, l.prjB, l.ln2G, l.ln2B, rows)
 	}
 

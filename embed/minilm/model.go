@@ -47,6 +47,7 @@ type Model struct {
 	lnB     []float32
 	layers  [nLayers]layer
 	work    sync.Pool // *workspace
+	parent  *Model    // the fp32 model an int8 one shares memory with (maybe the load cache's mapping, released with it)
 }
 
 type layer struct {
@@ -62,6 +63,7 @@ type layer struct {
 	prjB []float32
 	ln2G []float32
 	ln2B []float32
+	q    *quantised // int8 weights (Model.Int8), else nil
 }
 
 // Load reads model.fp16.safetensors, tokenizer.json and config.json from dir

@@ -117,3 +117,10 @@ func forEachBlock(m, n, k, parallelFlops, rowStep, colStep, minRows, minCols int
 }
 
 func ceilDiv(x, y int) int { return (x + y - 1) / y }
+
+// SetGeneric forces the portable kernels (true) or restores the detected
+// ones (false), so that callers' tests can check both paths end to end.
+// Not safe while products run.
+func SetGeneric(on bool) {
+	useAVX2 = hasAVX2 && !on
+}

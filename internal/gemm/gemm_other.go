@@ -7,3 +7,13 @@ const hasAVX2 = false
 func kern3x4(a0, a1, a2, b *float32, ldb int, c0, c1, c2 *float32, kc, nc, acc int, kmask, nmask *int32) {
 	panic("gemm: no assembly kernel on this architecture")
 }
+
+func kernQ3x3(a0, a1, a2, b *int16, ldb int, c0, c1, c2 *float32, k, nc int, sw *float32, sa *[3]float32) {
+	panic("gemm: no assembly kernel on this architecture")
+}
+
+func absMaxAVX2(x *float32, n int) float32 { panic("gemm: no assembly kernel on this architecture") }
+
+func quantRowAVX2(dst *int16, src *float32, n int, inv float32) {
+	panic("gemm: no assembly kernel on this architecture")
+}

@@ -7,9 +7,13 @@ import protobuf from 'protobufjs';
 // --fused: use ORT contrib ops (com.microsoft Attention, SkipLayerNormalization, BiasGelu), i.e. the
 // graph that onnxruntime.transformers' BERT optimizer would produce. Without it: standard opset-17 ops only.
 const fused = process.argv.includes('--fused');
+// --int8: ONNX Runtime's dynamic quantisation of the linear layers, the graph its
+// quantize_dynamic (per-channel, int8 weights) leaves after fusion: com.microsoft
+// DynamicQuantizeMatMul (activations quantised to uint8 per tensor at run time).
+const int8 = process.argv.includes('--int8');
 const pos_ = process.argv.slice(2).filter(a => !a.startsWith('--'));
 const dir = pos_[0] || process.env.MNEME_MODEL_DIR || `${process.env.HOME}/.cache/mneme/models/all-minilm-l6-v2`;
-const out = pos_[1] || (fused ? 'minilm-fp32-fused.onnx' : 'minilm-fp32.onnx');
+const out = pos_[1] || (int8 ? 'minilm-int8.onnx' : fused ? 'minilm-fp32-fused.onnx' : 'minilm-fp32.onnx');
 
 // ---- minimal subset of onnx.proto (field numbers as in onnx/onnx.proto) ----
 const schema = `
@@ -54,7 +58,7 @@ message OperatorSetIdProto { optional string domain = 1; optional int64 version 
 `;
 const root = protobuf.parse(schema).root;
 const ModelProto = root.lookupType('onnx.ModelProto');
-const FLOAT = 1, INT64 = 7;
+const FLOAT = 1, INT8 = 3, INT64 = 7;
 
 // ---- safetensors reader (fp16 -> fp32) ----
 const buf = fs.readFileSync(`${dir}/model.fp16.safetensors`);
@@ -127,6 +131,16 @@ const ms = (type, inputs, attrs = {}, nout = 1) => op(type, inputs, attrs, nout,
 function linear(x, prefix) {
   const w = transpose2d(load(prefix + '.weight'));
   const b = load(prefix + '.bias');
+  if (int8) { // per output column: scale = max|w|/127, symmetric (zero point 0)
+    const [K, N] = w.shape, q = new Int8Array(K * N), sc = new Float32Array(N);
+    for (let j = 0; j < N; j++) {
+      let m = 0; for (let i = 0; i < K; i++) m = Math.max(m, Math.abs(w.data[i * N + j]));
+      sc[j] = m / 127 || 1;
+      for (let i = 0; i < K; i++) q[i * N + j] = Math.round(w.data[i * N + j] / sc[j]);
+    }
+    return op('DynamicQuantizeMatMul', [x, init(prefix + '.weight_q', q, w.shape, INT8), init(prefix + '.weight_scale', sc, [N]),
+      init(prefix + '.weight_zp', new Int8Array(N), [N], INT8), init(prefix + '.bias', b.data, b.shape)], {}, 1, 'com.microsoft');
+  }
   const wn = init(prefix + '.weight_T', w.data, w.shape);
   const bn = init(prefix + '.bias', b.data, b.shape);
   return op('Add', [op('MatMul', [x, wn]), bn]);

@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package minilm
+
+const useSoftmaxAVX2 = false
+
+func softmaxExpAVX2(row *float32, n int, mask *int32, scale float32) float32 {
+	panic("minilm: no vector softmax on this architecture")
+}
