@@ -242,7 +242,10 @@ func (e *Engine) embedTexts(ctx context.Context, texts []string, kept *int, boun
 			}
 			ch := make(chan error, 1)
 			writing, written = ch, len(idx)
-			go func() { ch <- e.store.CacheVectors(ctx, info, batchHashes, vecs) }()
+			// An interruption keeps what was embedded: the write in
+			// flight finishes (it is short) whatever stops the loop.
+			wctx := context.WithoutCancel(ctx)
+			go func() { ch <- e.store.CacheVectors(wctx, info, batchHashes, vecs) }()
 		}
 		for j, i := range idx {
 			out[i] = vecs[j]

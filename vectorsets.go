@@ -97,8 +97,10 @@ func (e *Engine) reindexTo(ctx context.Context, target Embedder, opts ReindexOpt
 		return res, err
 	}
 	vs, ok := e.store.(VectorSets)
-	if !hasHome || sameSet(home, info) || !ok {
-		// Nothing to keep answering with: embed in place.
+	if !hasHome || sameSet(home, info) || !ok || otherDim(home, info) {
+		// Nothing to keep answering with, or a set that cannot be built
+		// beside the home's (stores key vectors by embedder, not by
+		// dimension): embed in place, recall degraded to words meanwhile.
 		res.Previous = &home
 		if !hasHome {
 			res.Previous = nil
@@ -152,6 +154,12 @@ func (e *Engine) reindexInPlace(ctx context.Context, res *ReindexResult) error {
 	return e.embedUnembedded(ctx, "reindex", "", false, &res.Embedded)
 }
 
+// otherDim reports whether b is a's model (provider, model and version)
+// at another dimension.
+func otherDim(a, b EmbedderInfo) bool {
+	return a.ID() == b.ID() && a.Version == b.Version && a.Dim != b.Dim
+}
+
 // checkSetKeys refuses a target that is another dimension of an embedder
 // (provider, model and version) a set is kept for: stores key a vector
 // by those, not by its dimension.
@@ -162,7 +170,7 @@ func checkSetKeys(ctx context.Context, vs VectorSets, info EmbedderInfo) error {
 	}
 	for _, s := range sets {
 		o := s.Embedder
-		if o.ID() == info.ID() && o.Version == info.Version && o.Dim != info.Dim {
+		if otherDim(o, info) {
 			return Invalid("this home keeps vectors from %s version %s at %d dimensions: the same model at %d dimensions cannot be built beside them; drop that set first, or reindex with another model",
 				o.ID(), o.Version, o.Dim, info.Dim)
 		}

@@ -103,7 +103,7 @@ func TestMCPToolsCost(t *testing.T) {
 			def += tc.Tokens
 		}
 	}
-	if r.Tokenizer != "cl100k_base" || len(r.Tools) != 16 || r.Served != served || r.Default != def || r.All != all || r.Budget != 2000 || def > r.Budget {
+	if r.Tokenizer != "cl100k_base" || len(r.Tools) != 17 || r.Served != served || r.Default != def || r.All != all || r.Budget != 2000 || def > r.Budget {
 		t.Errorf("%+v", r)
 	}
 	text := ok(t, home, "mcp", "--tools-cost")

@@ -128,7 +128,8 @@ func testReindexBeside(t *testing.T, f *fixture) {
 }
 
 // testReindexRefused: a target that does not answer, or another dimension
-// of a kept model, changes nothing.
+// of a kept model, changes nothing; another dimension of the home's own
+// model is embedded in place.
 func testReindexRefused(t *testing.T, f *fixture) {
 	ctx := f.ctx
 	old := newModel(t, "old", 16)
@@ -140,12 +141,22 @@ func testReindexRefused(t *testing.T, f *fixture) {
 	if _, err := f.eng.ReindexTo(ctx, down, mneme.ReindexOptions{}); mneme.ErrorCode(err) != mneme.EINVALID {
 		t.Fatalf("reindex to an embedder that does not answer: %v, want EINVALID", err)
 	}
-	wider := newModel(t, "old", 32)
-	if _, err := f.eng.ReindexTo(ctx, wider, mneme.ReindexOptions{}); mneme.ErrorCode(err) != mneme.EINVALID {
-		t.Fatalf("reindex to another dimension of the home's model: %v, want EINVALID", err)
+	if after := sets(t, f); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Fatalf("a refused reindex changed the sets: %v -> %v", before, after)
+	}
+	if _, err := f.eng.ReindexTo(ctx, newModel(t, "other", 16), mneme.ReindexOptions{KeepOld: true}); err != nil {
+		t.Fatal(err)
+	}
+	before = sets(t, f)
+	if _, err := f.eng.ReindexTo(ctx, newModel(t, "old", 32), mneme.ReindexOptions{}); mneme.ErrorCode(err) != mneme.EINVALID {
+		t.Fatalf("reindex to another dimension of a kept model: %v, want EINVALID", err)
 	}
 	if after := sets(t, f); fmt.Sprint(after) != fmt.Sprint(before) {
 		t.Fatalf("a refused reindex changed the sets: %v -> %v", before, after)
+	}
+	res, err := f.eng.ReindexTo(ctx, newModel(t, "other", 32), mneme.ReindexOptions{})
+	if err != nil || !res.Switched || res.Embedded != 1 {
+		t.Fatalf("reindex to another dimension of the home's model: %+v, %v; want it embedded in place", res, err)
 	}
 }
 
