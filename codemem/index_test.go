@@ -9,6 +9,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/internal/walk"
 	"github.com/mneme-ai/mneme/sqlite"
 )
@@ -121,7 +122,7 @@ func TestSwappedForSymlink(t *testing.T) {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		os.Remove(p)
 		if err := os.Symlink(target, p); err != nil {
-			t.Skip("symlinks unsupported:", err)
+			skips.Skip(t, "", "symlinks unsupported: "+err.Error())
 		}
 	}
 	s, eng := New(Options{CacheDir: t.TempDir()}), newEngine(t)

@@ -15,6 +15,7 @@ import (
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/ground"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 func pkg(texts ...string) *contextpack.Package {
@@ -135,7 +136,7 @@ func BenchmarkGroundModelWritten(b *testing.B) {
 func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
-		b.Skip(err)
+		skips.Skip(b, "mneme model fetch", "the built-in model is not installed: "+err.Error())
 	}
 	ground.Check(context.Background(), em, "minilm", ground.Request{Package: p, Answer: answer}) // warm the model's workspaces
 	cpu0 := cpuTime()

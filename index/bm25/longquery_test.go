@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme/internal/eval"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestLongQueryFidelity(t *testing.T) {
 	dir := os.Getenv("MNEME_NFCORPUS")
 	if dir == "" {
-		t.Skip("MNEME_NFCORPUS is not set")
+		skips.Skip(t, "MNEME_NFCORPUS=path/to/nfcorpus (in ../shared/bench)", "no NFCorpus")
 	}
 	ix, texts := nfcorpusIndex(t, dir)
 	keys := func(hits []Hit) []int64 {
