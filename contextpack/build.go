@@ -67,7 +67,7 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 		return &cached, nil
 	}
 	q.OwnCache = key != "" // the package is cached, not the recall under it
-	pkg, until, err := assemble(ctx, eng, q, budget, st)
+	pkg, until, err := assemble(ctx, eng, q, budget, st, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +102,9 @@ func packageKey(eng *mneme.Engine, q mneme.Query, budget int) any {
 	}{eng.RecallKey(q), budget, Tokenizer, LowScore, wholeBytes, redundant, lineOverhead}
 }
 
-// assemble builds the package of q afresh, noting the recall's cache
-// lookups in st; until is when its first memory expires.
-func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, st mneme.CacheStatus) (*Package, *time.Time, error) {
+// assemble builds the package of q afresh, lead records first, noting the
+// recall's cache lookups in st; until is when its first memory expires.
+func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, st mneme.CacheStatus, lead []*mneme.Record) (*Package, *time.Time, error) {
 	start := time.Now()
 	pkg := &Package{Budget: budget, Tokenizer: Tokenizer, Dropped: []Dropped{}, Cache: st}
 	stage := stageTimer(pkg)
@@ -119,21 +119,27 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int,
 	pkg.Mode, pkg.Degraded, pkg.DegradedReason, pkg.Candidates = res.Mode, res.Degraded, res.DegradedReason, len(res.Hits)
 	query := stems(q.Text)
 	var cands []*candidate
+	led := make(map[string]bool, len(lead))
+	for i, r := range lead {
+		led[r.ID] = true
+		cands = append(cands, newCandidate(mneme.Hit{ID: r.ID, Score: 1, Record: r}, i+1, query))
+	}
 	top := 0.0
 	if len(res.Hits) > 0 {
 		top = res.Hits[0].Score
 	}
 	for i, h := range res.Hits {
-		if h.Score < LowScore*top {
-			pkg.drop(h, i+1, DropLowScore)
+		switch {
+		case led[h.ID]:
+			pkg.Candidates-- // counted once, as lead
+			continue
+		case h.Score < LowScore*top:
+			pkg.drop(h, len(lead)+i+1, DropLowScore)
 			continue
 		}
-		c := &candidate{hit: h, rank: i + 1, group: groupKey(h.Record)}
-		c.spans = compress(h.Record.Text, query)
-		c.line = joinSpans(h.Record.Text, c.spans)
-		c.tokens = Tokens(c.line) + lineOverhead
-		cands = append(cands, c)
+		cands = append(cands, newCandidate(h, len(lead)+i+1, query))
 	}
+	pkg.Candidates += len(lead)
 	stage("compress")
 	kept := pkg.fit(cands, budget)
 	stage("fit")
@@ -152,6 +158,15 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int,
 		pkg.Report.Cache = st
 	}
 	return pkg, mneme.HitsExpiry(res.Hits), nil
+}
+
+// newCandidate is h with the spans of its text that the package shows.
+func newCandidate(h mneme.Hit, rank int, query map[string]bool) *candidate {
+	c := &candidate{hit: h, rank: rank, group: groupKey(h.Record)}
+	c.spans = compress(h.Record.Text, query)
+	c.line = joinSpans(h.Record.Text, c.spans)
+	c.tokens = Tokens(c.line) + lineOverhead
+	return c
 }
 
 // report is the package's quality report: its recall's, with the

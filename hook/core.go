@@ -212,7 +212,11 @@ func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := contextpack.Assemble(ctx, p.Eng, q, n)
+	lead, err := p.lead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	pkg, err := contextpack.AssembleLed(ctx, p.Eng, q, n, lead)
 	if err != nil {
 		return nil, err
 	}
@@ -221,6 +225,27 @@ func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 	}
 	head := fmt.Sprintf("Memory from mneme for project %s (cite as [n]; `mneme get ID` shows a memory):\n", p.repo.Project)
 	return a.Inject(p.ev, Mark(head+pkg.Text)), nil
+}
+
+// leadFacts is how many of the project's newest facts and how-tos lead
+// the session-start package.
+const leadFacts = 20
+
+// lead is the project's newest facts and how-tos that people and agents
+// stored (summaries of sessions are left to the recall): what a session
+// must start with, though they share no word with the package's query.
+func (p *capture) lead(ctx context.Context) ([]*mneme.Record, error) {
+	recs, _, err := p.Eng.List(ctx, mneme.Filter{Project: p.repo.Project, Types: []mneme.Type{mneme.Semantic, mneme.Procedural}}, 4*leadFacts, "")
+	if err != nil {
+		return nil, err
+	}
+	lead := recs[:0]
+	for _, r := range recs {
+		if len(lead) < leadFacts && r.Kind != "summary" {
+			lead = append(lead, r)
+		}
+	}
+	return lead, nil
 }
 
 // ownTool reports whether a tool is mneme's own (its MCP tools, by the
