@@ -8,9 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/embed/minilm"
@@ -149,12 +147,6 @@ func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 	// CPU time of the process per check: on a loaded machine wall time
 	// mostly measures the wait for a core.
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // counting embeds each text as a vector of its length, and counts texts.
