@@ -154,7 +154,7 @@ func (e *Engine) Patch(ctx context.Context, id string, p Patch, clearance Sensit
 
 // patch is one attempt of Patch.
 func (e *Engine) patch(ctx context.Context, id string, p Patch, clearance Sensitivity) (*Record, error) {
-	r, err := e.Get(ctx, id, clearance)
+	r, err := e.read(ctx, id, clearance)
 	if err != nil {
 		return nil, err
 	}
@@ -200,5 +200,9 @@ func (e *Engine) patch(ctx context.Context, id string, p Patch, clearance Sensit
 	if _, err := e.rewriteRecords(ctx, []*Record{r}, WriteOptions{Redact: p.Redact}); err != nil {
 		return nil, err
 	}
-	return e.store.Get(ctx, id) // as stored, even if the patch made it secret
+	stored, err := e.store.Get(ctx, id) // as stored, even if the patch made it secret
+	if err != nil {
+		return nil, err
+	}
+	return e.shown(ctx, stored), nil
 }

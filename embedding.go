@@ -46,7 +46,7 @@ func (e *Engine) checkEmbedder(ctx context.Context) error {
 	if err != nil || !ok {
 		return err
 	}
-	if home.ID() != want.ID() || home.Version != want.Version || home.Dim != want.Dim {
+	if !sameSet(home, want) && !e.followHome(home) {
 		return Errorf(ECONFLICT, "the stored vectors come from %s version %s (%d dimensions), but the configured embedder is %s version %s (%d dimensions): run `mneme reindex` to re-embed everything with the configured one, or configure %s again",
 			home.ID(), home.Version, home.Dim, want.ID(), want.Version, want.Dim, home.ID())
 	}
@@ -89,6 +89,7 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 	if err := e.checkEmbedder(ctx); err != nil {
 		return err
 	}
+	of := SetKey(e.embedder.Info()) // as the checked embedder: a switch meanwhile drops these vectors (see Record.VectorOf)
 	texts, err := e.embedInputs(ctx, todo)
 	if err != nil {
 		return err
@@ -99,7 +100,7 @@ func (e *Engine) embedRecords(ctx context.Context, recs []*Record, kept *int, bo
 	}
 	for i, r := range todo {
 		if err == nil {
-			r.Vector, r.EmbedHash = vecs[i], uncached[i]
+			r.Vector, r.EmbedHash, r.VectorOf = vecs[i], uncached[i], of
 		}
 	}
 	return err
@@ -254,6 +255,13 @@ func (e *Engine) Embed(ctx context.Context, texts []string) ([][]float32, error)
 type ReindexResult struct {
 	Embedder EmbedderInfo `json:"embedder"`
 	Embedded int          `json:"embedded"`
+	// Previous is the home's embedder before the reindex (nil: none);
+	// Switched says the home now uses Embedder, KeptOld that Previous's
+	// vectors are kept for a switch back (ReindexTo).
+	Previous *EmbedderInfo `json:"previous,omitempty"`
+	Switched bool          `json:"switched,omitempty"`
+	KeptOld  bool          `json:"kept_old,omitempty"`
+	Took     string        `json:"took,omitempty"`
 }
 
 // Reindex makes the configured embedder the home's: vectors from any other

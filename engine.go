@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -27,6 +28,8 @@ type Engine struct {
 	cache       ResultCache             // nil: nothing is cached
 	profile     rank.Profile            // ranking's tunables (rank.Default unless WithProfile)
 	profiles    map[string]rank.Profile // named profiles a query may choose (Query.Profile)
+	// recallDefaults fill the options a recall leaves out (nil: none).
+	recallDefaults *RecallDefaults
 
 	pending chan struct{}     // a write left records pending (KeepEmbedding wakes)
 	mu      sync.Mutex        // guards notes
@@ -199,6 +202,7 @@ func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 	if sc.local {
 		return nil
 	}
+	olds := map[*Record]*Record{}
 	for i, rec := range recs {
 		var old *Record
 		if rec.ID != "" {
@@ -214,6 +218,39 @@ func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 			}
 		}
 		stampImported(rec, old, sc.Name)
+		if old != nil {
+			olds[rec] = old
+		}
+	}
+	return e.keepHiddenLinks(ctx, olds)
+}
+
+// keepHiddenLinks adds to each imported record the links of the stored
+// record it updates (olds) that the caller could not see: an export
+// leaves them out (hideLinks), so importing it back must not drop them.
+func (e *Engine) keepHiddenLinks(ctx context.Context, olds map[*Record]*Record) error {
+	stored := make([]*Record, 0, len(olds))
+	for _, old := range olds {
+		stored = append(stored, old)
+	}
+	shown := make([]*Record, len(stored))
+	for i, old := range stored {
+		c := *old
+		shown[i] = &c
+	}
+	if err := e.hideLinks(ctx, shown); err != nil {
+		return err
+	}
+	seen := make(map[string][]Link, len(shown))
+	for _, c := range shown {
+		seen[c.ID] = c.Links
+	}
+	for rec, old := range olds {
+		for _, l := range old.Links {
+			if !slices.Contains(seen[old.ID], l) {
+				rec.Links = unionLinks(rec.Links, []Link{l})
+			}
+		}
 	}
 	return nil
 }
@@ -221,8 +258,19 @@ func (e *Engine) importable(ctx context.Context, recs []*Record) error {
 // Get returns one record visible at clearance (capped by the caller's
 // scope). A record the caller may not read is not found, with the same
 // message as an id nothing has: a caller without clearance cannot tell a
-// secret record from a missing one.
+// secret record from a missing one. Its links to records the caller may
+// not read are left out.
 func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
+	r, err := e.read(ctx, id, clearance)
+	if err != nil {
+		return nil, err
+	}
+	return r, e.hideLinks(ctx, []*Record{r})
+}
+
+// read is Get with every link as stored: for a use case that writes the
+// record back (a hidden link must survive the caller's change).
+func (e *Engine) read(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
 	if !ValidID(id) {
 		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
 	}
@@ -256,10 +304,15 @@ func (e *Engine) List(ctx context.Context, f Filter, limit int, cursor string) (
 	if limit <= 0 || limit > MaxK {
 		return nil, "", Invalid("limit %d is out of range: use 1 to %d", limit, MaxK)
 	}
-	return e.store.List(ctx, f, limit, cursor)
+	recs, next, err := e.store.List(ctx, f, limit, cursor)
+	if err == nil {
+		err = e.hideLinks(ctx, recs)
+	}
+	return recs, next, err
 }
 
-// Each calls fn for every record passing f, page by page.
+// Each calls fn for every record passing f, page by page, without the
+// links to records the caller may not read (one store call a page).
 func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) error {
 	if err := e.checkFilter(ctx, &f); err != nil {
 		return err
@@ -267,6 +320,9 @@ func (e *Engine) Each(ctx context.Context, f Filter, fn func(*Record) error) err
 	cursor := ""
 	for {
 		recs, next, err := e.store.List(ctx, f, MaxK, cursor)
+		if err == nil {
+			err = e.hideLinks(ctx, recs)
+		}
 		if err != nil {
 			return err
 		}
@@ -308,6 +364,11 @@ func (e *Engine) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	sc := ScopeFrom(ctx)
+	if len(sc.Projects) == 0 { // coverage counts every project's records
+		if st.Embedders, err = e.VectorSets(ctx); err != nil {
+			return Stats{}, err
+		}
+	}
 	if sc.Allow(Secret) != Secret && st.Secret > 0 && st.SecretOnly == nil {
 		return Stats{}, Errorf(EINTERNAL, "the store does not count its secret records apart (Stats.SecretOnly), so it cannot count what token %q may see", sc.Name)
 	}

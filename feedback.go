@@ -21,13 +21,13 @@ func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, foun
 	if len(extra) == 0 {
 		return cands, nil, nil
 	}
-	cq.Terms = q.prof.FeedbackQuery(terms, extra)
+	cq.Terms = q.prof.FeedbackQuery(cq.Terms, extra) // the query's terms with their own frequencies
 	again, err := e.store.Candidates(ctx, cq)
 	if err != nil {
 		return nil, nil, err
 	}
 	*found = again
-	cands = firstScores(found.List, q, cq.Vector != nil, terms)
+	cands = firstScores(found.List, q, e.now(), cq.Vector != nil, terms)
 	for _, c := range cands {
 		c.Matched, c.Feedback = rank.SplitMatched(c.Matched, extra)
 	}

@@ -8,16 +8,17 @@ import (
 // ForgetFilter selects the records to forget; every surface takes the same
 // fields (CLI flags, the MCP tool's parameters, the HTTP body's filter).
 type ForgetFilter struct {
-	Project string   `json:"project,omitempty"`
-	Types   []Type   `json:"types,omitempty"`
-	Kinds   []string `json:"kinds,omitempty"`
-	Tags    []string `json:"tags,omitempty"`
-	Before  string   `json:"before,omitempty"` // created before: RFC 3339, a date, or an age like 30d
-	Key     string   `json:"key,omitempty"`    // every version of this key
+	Project string     `json:"project,omitempty"`
+	Types   []Type     `json:"types,omitempty"`
+	Kinds   []string   `json:"kinds,omitempty"`
+	Tags    []string   `json:"tags,omitempty"`
+	Before  string     `json:"before,omitempty"` // created before: RFC 3339, a date, or an age like 30d
+	Key     string     `json:"key,omitempty"`    // every version of this key
+	Meta    MetaFilter `json:"meta,omitempty"`   // records whose meta has every one of these values
 }
 
 func (f *ForgetFilter) empty() bool {
-	return f.Project == "" && len(f.Types) == 0 && len(f.Kinds) == 0 && len(f.Tags) == 0 && f.Before == "" && f.Key == ""
+	return f.Project == "" && len(f.Types) == 0 && len(f.Kinds) == 0 && len(f.Tags) == 0 && f.Before == "" && f.Key == "" && len(f.Meta) == 0
 }
 
 // ForgetRequest names the records to forget: ids (all or none), or a
@@ -55,7 +56,7 @@ func (req *ForgetRequest) filter(now time.Time) (*Filter, error) {
 		}
 		return nil, nil
 	case req.empty():
-		return nil, Invalid("no ids given: name the records to forget, or use a filter (project, type, kind, tags, before, key); refusing to forget everything")
+		return nil, Invalid("no ids given: name the records to forget, or use a filter (project, type, kind, tags, before, key, meta); refusing to forget everything")
 	}
 	return req.ForgetFilter.filter(now)
 }
@@ -63,7 +64,7 @@ func (req *ForgetRequest) filter(now time.Time) (*Filter, error) {
 // filter is the Filter ff selects among every record, superseded, expired
 // and secret ones included (the caller's scope narrows it), checked.
 func (ff *ForgetFilter) filter(now time.Time) (*Filter, error) {
-	f := &Filter{Project: ff.Project, Types: ff.Types, Kinds: ff.Kinds, Tags: ff.Tags, Key: ff.Key,
+	f := &Filter{Project: ff.Project, Types: ff.Types, Kinds: ff.Kinds, Tags: ff.Tags, Key: ff.Key, Meta: ff.Meta,
 		Clearance: Secret, IncludeSuperseded: true, IncludeExpired: true, Now: now}
 	if ff.Before != "" {
 		t, err := ParseTime("before", ff.Before, now)
@@ -120,7 +121,7 @@ func (e *Engine) forgetIDs(ctx context.Context, ids []string, dryRun bool) ([]st
 		}
 	}
 	for _, id := range unique {
-		if _, err := e.Get(ctx, id, Secret); err != nil {
+		if _, err := e.read(ctx, id, Secret); err != nil {
 			if ErrorCode(err) == ENOTFOUND {
 				err = Errorf(ENOTFOUND, "no record with id %s; nothing was forgotten", id)
 			}

@@ -2,6 +2,8 @@ package mneme
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"sync"
@@ -10,8 +12,13 @@ import (
 // Hypothesis is a passage that might answer a query (HyDE: hypothetical
 // document embeddings). Recall embeds it beside the query, so the vector
 // lane also looks for answers, not only for restatements of the question.
+//
+// A hypothesis is bound to the query it was written for (Query): one
+// supplied with a recall must name that recall's query, so a hypothesis
+// cannot be replayed against another question and steer its answer.
 type Hypothesis struct {
 	Text             string `json:"hypothesis"`
+	Query            string `json:"query"`
 	GeneratorID      string `json:"generator_id"`
 	GeneratorVersion string `json:"generator_version"`
 }
@@ -21,10 +28,51 @@ func (h *Hypothesis) Check() error {
 	switch {
 	case strings.TrimSpace(h.Text) == "":
 		return Invalid("hyde.hypothesis is blank: send a passage that might answer the query, or leave hyde out")
+	case strings.TrimSpace(h.Query) == "":
+		return Invalid("hyde.query is blank: name the query the hypothesis was written for (the request's query)")
 	case strings.TrimSpace(h.GeneratorID) == "":
 		return Invalid("hyde.generator_id is blank: name what wrote the hypothesis (a model, a person, a tool)")
 	}
 	return ValidateText(h.Text)
+}
+
+// checkFor refuses a hypothesis written for another query than query;
+// the two may differ only in white space.
+func (h *Hypothesis) checkFor(query string) error {
+	if sameQuery(h.Query, query) {
+		return nil
+	}
+	return Invalid("hyde.query %q is not the request's query %q: a hypothesis is bound to the query it was written for; write one for this query, or send hyde true to have one generated",
+		Clip(h.Query), Clip(query))
+}
+
+func sameQuery(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// SHA256 is the hex sha256 of the hypothesis text: what a context package
+// names it by.
+func (h *Hypothesis) SHA256() string {
+	sum := sha256.Sum256([]byte(h.Text))
+	return hex.EncodeToString(sum[:])
+}
+
+// HyDEProvenance is what a context package says of the hypothesis its
+// recall embedded: who wrote it, which text (by hash), and whether the
+// caller supplied it.
+type HyDEProvenance struct {
+	GeneratorID      string `json:"generator_id"`
+	GeneratorVersion string `json:"generator_version"`
+	HypothesisSHA256 string `json:"hypothesis_sha256"`
+	Supplied         bool   `json:"supplied"`
+}
+
+// Provenance is h's provenance; nil for no hypothesis.
+func (h *Hypothesis) Provenance(supplied bool) *HyDEProvenance {
+	if h == nil {
+		return nil
+	}
+	return &HyDEProvenance{GeneratorID: h.GeneratorID, GeneratorVersion: h.GeneratorVersion, HypothesisSHA256: h.SHA256(), Supplied: supplied}
 }
 
 // HypothesisGenerator writes hypotheses, for instance with a language model.
@@ -71,7 +119,7 @@ func (e *Engine) hypothesis(ctx context.Context, q *Query, terms []string) (*Hyp
 	if len(words) == 0 {
 		return nil, nil
 	}
-	return &Hypothesis{Text: strings.Join(words[:min(prfWords, len(words))], " "),
+	return &Hypothesis{Text: strings.Join(words[:min(prfWords, len(words))], " "), Query: q.Text,
 		GeneratorID: PRFGeneratorID, GeneratorVersion: PRFGeneratorVersion}, nil
 }
 
@@ -98,6 +146,7 @@ func (c *hypothesisCache) get(ctx context.Context, g HypothesisGenerator, query 
 	if err != nil {
 		return h, err
 	}
+	h.Query = query // a generator writes for the query it was given
 	if err := h.Check(); err != nil {
 		return h, Errorf(EUNAVAILABLE, "the hypothesis generator returned an unusable hypothesis: %s", ErrorMessage(err))
 	}

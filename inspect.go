@@ -49,7 +49,7 @@ func (e *Engine) Related(ctx context.Context, id string, n int, clearance Sensit
 		return append([]*Record{}, slices.DeleteFunc(recs, func(x *Record) bool { return !visible.Match(x) })...)
 	}
 	out.Before, out.After = keep(before), keep(after)
-	return out, nil
+	return out, e.hideLinks(ctx, append(slices.Clone(out.Before), out.After...))
 }
 
 // TagCount is how many records carry a tag.

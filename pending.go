@@ -192,9 +192,10 @@ func (e *Engine) pendingCount(ctx context.Context) (int, error) {
 // interval (for the writes of other processes); after the embedder
 // failed, not before its backoff ends; after another error, after an
 // interval that doubles up to an hour. report (may be nil) hears every run
-// that embedded something or failed. Without an embedder it returns at
+// that embedded something or failed, and when it started (for the job
+// ledger). Without an embedder it returns at
 // once: nothing here could embed.
-func (e *Engine) KeepEmbedding(ctx context.Context, every time.Duration, report func(SyncResult, error)) {
+func (e *Engine) KeepEmbedding(ctx context.Context, every time.Duration, report func(started time.Time, res SyncResult, err error)) {
 	if e.embedder == nil {
 		return
 	}
@@ -208,12 +209,13 @@ func (e *Engine) KeepEmbedding(ctx context.Context, every time.Duration, report 
 			}
 			continue
 		}
+		started := e.Now()
 		res, err := e.EmbedPending(ctx)
 		if ctx.Err() != nil {
 			return
 		}
 		if report != nil && (err != nil || res.Embedded > 0) {
-			report(res, err)
+			report(started, res, err)
 		}
 		wait := every
 		switch {
@@ -243,3 +245,7 @@ func pause(ctx context.Context, d time.Duration, wake <-chan struct{}) bool {
 	}
 	return true
 }
+
+// SyncCursor is where the next EmbedPending resumes: the cursor a run cut
+// short left ("" when the last one ended, or none ran).
+func (e *Engine) SyncCursor(ctx context.Context) (string, error) { return e.note(ctx, cursorNote) }

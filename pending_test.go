@@ -99,7 +99,7 @@ func TestKeepEmbedding(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			eng.KeepEmbedding(ctx, every, func(res mneme.SyncResult, err error) {
+			eng.KeepEmbedding(ctx, every, func(_ time.Time, res mneme.SyncResult, err error) {
 				if err != nil {
 					t.Errorf("job: %v", err)
 				}

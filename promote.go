@@ -81,7 +81,11 @@ func (e *Engine) Promote(ctx context.Context, req PromoteRequest, clearance Sens
 	if err := req.Check(); err != nil {
 		return PromoteResult{}, err
 	}
-	return rewrite(ctx, func() (PromoteResult, error) { return e.promote(ctx, req, clearance) })
+	res, err := rewrite(ctx, func() (PromoteResult, error) { return e.promote(ctx, req, clearance) })
+	if err == nil && res.Record != nil {
+		res.Record = e.shown(ctx, res.Record)
+	}
+	return res, err
 }
 
 // promote is one attempt of Promote.
@@ -122,7 +126,7 @@ func (e *Engine) promotable(ctx context.Context, ids []string, clearance Sensiti
 		if slices.ContainsFunc(srcs, func(r *Record) bool { return r.ID == id }) {
 			continue // named twice: counts once
 		}
-		r, err := e.Get(ctx, id, clearance)
+		r, err := e.read(ctx, id, clearance)
 		switch {
 		case ErrorCode(err) == ENOTFOUND:
 			return nil, Errorf(ENOTFOUND, "%s; nothing was promoted", rawMessage(err))

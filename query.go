@@ -11,9 +11,10 @@ type Filter struct {
 	Types             []Type
 	Kinds             []string
 	Tags              []string
-	AllTags           bool       // records must carry every tag, not any
-	Since, Until      *time.Time // bounds on the event time (occurred_at, else created_at), inclusive
-	Before            *time.Time // created before (forget)
+	AllTags           bool        // records must carry every tag, not any
+	Meta              []MetaMatch // every one must hold (see MetaMatch)
+	Since, Until      *time.Time  // bounds on the event time (occurred_at, else created_at), inclusive
+	Before            *time.Time  // created before (forget)
 	Key               string
 	SessionID, RunID  string   // only records of this session, of this run (both given: both must hold)
 	Statuses          []Status // any of; asking for superseded includes superseded records
@@ -60,6 +61,9 @@ func (f *Filter) Check() error {
 		return err
 	}
 	f.Tags = tags
+	if f.Meta, err = checkMetaMatches(f.Meta); err != nil {
+		return err
+	}
 	if f.Clearance == "" {
 		f.Clearance = Internal
 	} else if _, err := ParseSensitivity(string(f.Clearance)); err != nil {
@@ -92,7 +96,8 @@ func (f *Filter) Match(r *Record) bool {
 		!f.IncludeSuperseded && r.Status == Superseded,
 		!f.IncludeExpired && r.Expired(f.Now),
 		f.Expired && !r.Expired(f.Now),
-		!r.Visible(f.Clearance):
+		!r.Visible(f.Clearance),
+		!matchMeta(f.Meta, r.Meta):
 		return false
 	}
 	if len(f.Tags) == 0 {
@@ -111,7 +116,7 @@ func (f *Filter) Match(r *Record) bool {
 // lane that runs (Terms: BM25 over title, text and tags; Vector: nearest
 // stored vectors) among the records passing Filter.
 type CandidateQuery struct {
-	Terms  []string  // folded words, stopwords removed; nil: no lexical lane
+	Terms  []string  // folded words, stopwords removed, repeats kept (query frequency); nil: no lexical lane
 	Vector []float32 // from the home's embedder, unit length; nil: no vector lane
 	Filter Filter
 	K      int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme/rank"
 )
@@ -58,9 +59,9 @@ func docs(found []Candidate) []rank.Found {
 // firstScores fuses the lanes' scores of found, adds the boosts from the
 // query's speaker, dates and the candidates' sessions, and lowers short
 // conversation turns.
-func firstScores(found []Candidate, q *Query, vector bool, terms []string) []*rank.Candidate {
+func firstScores(found []Candidate, q *Query, now time.Time, vector bool, terms []string) []*rank.Candidate {
 	cands := q.prof.Fuse(docs(found), q.Fusion, q.Alpha, q.Mode != Vector, vector)
-	q.prof.Boosts(q.Text, terms, cands)
+	q.prof.Boosts(q.Text, terms, now, cands)
 	return cands
 }
 
@@ -74,13 +75,27 @@ func (e *Engine) shape(ctx context.Context, st CacheStatus, q *Query, recs []Can
 	}
 }
 
+// narrowed reports whether a filter beyond the project chose the records
+// and left so few that the store found fewer candidates than asked (every
+// record passing it, in hybrid and vector mode).
+func narrowed(f *Filter, found, asked int) bool {
+	chose := len(f.Types) > 0 || len(f.Kinds) > 0 || len(f.Tags) > 0 || f.Key != "" || f.SessionID != "" || f.RunID != "" ||
+		len(f.Statuses) > 0 || f.Since != nil || f.Until != nil
+	return chose && found < asked
+}
+
 // finalHits orders the candidates, applies the threshold, holds back those
 // without evidence (unless asked for), applies diversity, and keeps k: the
 // hits, the candidates they are, and how many were held back among the
-// first k. recs are the candidates' records, by rank.Candidate.Index.
-func finalHits(q *Query, recs []Candidate, cands []*rank.Candidate, terms []string) ([]Hit, []*rank.Candidate, int) {
+// first k. recs are the candidates' records, by rank.Candidate.Index. When
+// a filter narrowed the records (few) and none has evidence, the best of
+// them are the hits, marked weak: the filter already says what is wanted.
+func finalHits(q *Query, recs []Candidate, cands []*rank.Candidate, terms []string, few bool) ([]Hit, []*rank.Candidate, int) {
+	if few && rank.AsksRecency(q.Text) {
+		rank.ByTime(cands) // "what went wrong recently" under --type episodic: the newest first
+	}
 	cands = rank.ByScore(cands)
-	kept, held := cands[:0], 0
+	kept, without, held := cands[:0:0], []*rank.Candidate(nil), 0
 	for _, c := range cands {
 		switch {
 		case round(c.Score) < q.MinScore: // as shown: a threshold at a hit's score keeps it
@@ -88,9 +103,14 @@ func finalHits(q *Query, recs []Candidate, cands []*rank.Candidate, terms []stri
 			if len(kept)+held < q.K {
 				held++
 			}
+			without = append(without, c)
 		default:
 			kept = append(kept, c)
 		}
+	}
+	weak := few && len(kept) == 0 && len(without) > 0
+	if weak {
+		kept, held = without, 0
 	}
 	cands = kept
 	if q.MMR > 0 {
@@ -100,9 +120,12 @@ func finalHits(q *Query, recs []Candidate, cands []*rank.Candidate, terms []stri
 	hits := make([]Hit, len(cands))
 	for i, c := range cands {
 		rec := recs[c.Index].Record
-		hits[i] = Hit{ID: rec.ID, Score: round(c.Score), Record: rec}
+		hits[i] = Hit{ID: rec.ID, Score: round(c.Score), Record: rec, Weak: weak}
 		if q.Explain {
 			hits[i].Explain = explain(c, q, terms)
+			if weak {
+				hits[i].Explain.MatchFloor = q.prof.MatchFloor
+			}
 		}
 	}
 	return hits, cands, held
@@ -112,7 +135,7 @@ func explain(c *rank.Candidate, q *Query, terms []string) *Explain {
 	x := &Explain{Retrieval: c.Retrieval(), FusedScore: round(c.Fused), LexicalScore: round(c.LexScore),
 		VectorScore: round(c.VecScore), BM25: round(c.BM25), LexicalRank: c.LexRank, VectorRank: c.VecRank,
 		MatchedTerms: c.Matched, QueryTerms: terms, FeedbackTerms: c.Feedback, NoVector: c.NoVector,
-		SpeakerBoost: c.Speaker, SessionBoost: c.Session, DateBoost: c.Date, ShortTurn: c.Short,
+		SpeakerBoost: c.Speaker, SessionBoost: c.Session, DateBoost: c.Date, WhenBoost: c.When, RecentBoost: c.Recent, PreferBoost: c.Prefer, UpdateBoost: c.Update, ShortTurn: c.Short,
 		Recency: c.Recency, Rerank: c.Rerank, MMRSimilarity: c.MMRSim}
 	if q.Mode == Hybrid {
 		x.Fusion = q.Fusion

@@ -83,7 +83,20 @@ type Hit struct {
 	Score   float64  `json:"score"`
 	Record  *Record  `json:"record"`
 	Explain *Explain `json:"explain,omitempty"`
+	// Weak: no evidence (no query word, a meaning below the match floor),
+	// returned because a filter left few records and none had any: the
+	// best of what the filter chose (Result.Weak says why).
+	Weak bool `json:"weak,omitempty"`
+
+	// expandedFrom and relation mark a record expansion added (see
+	// Expansion).
+	expandedFrom, relation string
 }
+
+// Expansion says, for a record expansion added, the hit it was added for
+// and how it relates to it (before, after, supersedes, or a link's type);
+// "" for a hit of the search itself.
+func (h Hit) Expansion() (from, relation string) { return h.expandedFrom, h.relation }
 
 // Explain says why a record was recalled. Scores are 0..1; a rank of 0
 // means the lane did not find the record.
@@ -108,9 +121,16 @@ type Explain struct {
 	// fused on its lexical lane alone.
 	NoVector bool `json:"no_vector,omitempty"`
 
+	// MatchFloor is the cosine a hit needs as evidence without a query
+	// word: shown on weak hits (Hit.Weak), which are below it.
+	MatchFloor    float64        `json:"match_floor,omitempty"`
 	SpeakerBoost  float64        `json:"speaker_boost,omitempty"` // added: the query names the record's speaker
 	SessionBoost  float64        `json:"session_boost,omitempty"` // added: SessionBoost times the best fused score of another candidate of its session
-	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names
+	DateBoost     float64        `json:"date_boost,omitempty"`    // added: it happened in the time the query names, or says it did
+	WhenBoost     float64        `json:"when_boost,omitempty"`    // added: the query asks when, and the record tells a time
+	RecentBoost   float64        `json:"recent_boost,omitempty"`  // added: the query asks for the latest, and the record is among the newest
+	PreferBoost   float64        `json:"prefer_boost,omitempty"`  // added: the query asks for advice, and the record states a preference
+	UpdateBoost   float64        `json:"update_boost,omitempty"`  // added: the record is the newer of two candidates that say much the same
 	ShortTurn     float64        `json:"short_turn,omitempty"`    // taken away: it is a conversation turn of fewer than 80 words
 	Recency       *float64       `json:"recency,omitempty"`       // half-life factor applied
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
@@ -137,8 +157,10 @@ type Result struct {
 	// HeldBack counts the hits held back for want of evidence (see
 	// rank.Profile.Evidence): those that would have ranked among the k.
 	// Query.IncludeUnmatched returns them.
-	HeldBack int         `json:"held_back,omitempty"`
-	HyDE     *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
+	HeldBack int `json:"held_back,omitempty"`
+	// Weak says why the hits are weak (see Hit.Weak): "" when none is.
+	Weak string      `json:"weak,omitempty"`
+	HyDE *Hypothesis `json:"hyde,omitempty"` // the hypothesis used, and its generator
 	// Feedback lists the words of the best hits added to the query for a
 	// second search (see Query.NoFeedback).
 	Feedback []string `json:"feedback,omitempty"`
@@ -198,7 +220,10 @@ func (q *Query) check() error {
 			return Invalid("a hypothesis is embedded, so it needs mode hybrid or vector, not lexical")
 		}
 		q.HyDE = true
-		return q.Hypothesis.Check()
+		if err := q.Hypothesis.Check(); err != nil {
+			return err
+		}
+		return q.Hypothesis.checkFor(q.Text)
 	}
 	return nil
 }
@@ -219,6 +244,11 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 	st := CacheStatus{}
 	cached, key := e.cachedRecall(ctx, st, &q)
 	if cached != nil {
+		// Its key covers the generation of the query's project only: a
+		// link into another project may have been hidden since.
+		if err := e.hideLinks(ctx, hitRecords(cached.Hits)); err != nil {
+			return nil, err
+		}
 		cached.Cache, cached.TookMS = st, round(float64(time.Since(start).Microseconds())/1000)
 		if cached.Report != nil {
 			cached.Report.Cache, cached.Report.TookMS = st, cached.TookMS
@@ -240,7 +270,9 @@ func (e *Engine) Recall(ctx context.Context, q Query) (*Result, error) {
 // recall runs q (checked) afresh.
 func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheStatus) (*Result, error) {
 	res := &Result{Mode: q.Mode, Cache: st}
-	cq := CandidateQuery{Terms: terms, Filter: q.Filter, K: q.K}
+	// The lexical lane weighs each term by its frequency in the query, as
+	// BM25 does; the other stages read the distinct terms.
+	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K}
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
 		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
 	}
@@ -268,7 +300,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		res.Unembedded = found.Unembedded
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
 	}
-	cands := firstScores(found.List, &q, cq.Vector != nil, terms)
+	cands := firstScores(found.List, &q, e.now(), cq.Vector != nil, terms)
 	if cands, res.Feedback, err = e.feedback(ctx, &q, cq, &found, cands, terms); err != nil {
 		return nil, err
 	}
@@ -276,8 +308,11 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		stage("feedback")
 	}
 	e.shape(ctx, st, &q, found.List, cands)
-	hits, chosen, held := finalHits(&q, found.List, cands, terms)
+	hits, chosen, held := finalHits(&q, found.List, cands, terms, narrowed(&q.Filter, len(found.List), cq.K))
 	res.HeldBack = held
+	if len(hits) > 0 && hits[0].Weak {
+		res.Weak = fmt.Sprintf("the filter left %d records and none has a query word or a meaning at the match floor (%g): these are its best", len(found.List), q.prof.MatchFloor)
+	}
 	stage("rank")
 	if q.Expand > 0 {
 		if hits, err = e.expand(ctx, &q, hits); err != nil {
@@ -285,12 +320,23 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		}
 		stage("expand")
 	}
+	if err := e.hideLinks(ctx, hitRecords(hits)); err != nil {
+		return nil, err
+	}
 	res.Hits = hits
 	if rep != nil {
 		rep.Cache = st
 		recallReport(ctx, rep, &q, res, found, chosen, cq.Terms != nil, cq.Vector != nil)
 	}
 	return res, nil
+}
+
+func hitRecords(hits []Hit) []*Record {
+	recs := make([]*Record, len(hits))
+	for i, h := range hits {
+		recs[i] = h.Record
+	}
+	return recs
 }
 
 // recallReport fills in rep, the quality report of the recall q that
@@ -392,14 +438,17 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 		}
 		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use {{mode=lexical}}")
 	}
-	info := e.embedder.Info()
 	home, ok, err := e.store.HomeEmbedder(ctx)
+	if ok && !sameSet(home, e.embedder.Info()) {
+		e.followHome(home) // the home switched embedder since this process opened it
+	}
+	info := e.embedder.Info()
 	switch {
 	case err != nil:
 		return nil, err
 	case !ok:
 		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme sync` to embed the stored memories")
-	case home.ID() != info.ID() || home.Version != info.Version || home.Dim != info.Dim:
+	case !sameSet(home, info):
 		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
 			home.ID(), home.Version, info.ID(), info.Version)
 	}

@@ -173,9 +173,11 @@ func TestRecallRejectsBadOptions(t *testing.T) {
 		{mneme.Query{MMR: 2}, "mmr 2 is out of range"},
 		{mneme.Query{Expand: 50}, "expand 50 is out of range"},
 		{mneme.Query{HalfLife: -time.Hour}, "half-life -1h0m0s is negative"},
-		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: " ", GeneratorID: "me"}}, "hyde.hypothesis is blank"},
-		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer"}}, "hyde.generator_id is blank"},
-		{mneme.Query{Mode: mneme.Lexical, Hypothesis: &mneme.Hypothesis{Text: "x", GeneratorID: "me"}}, "needs mode hybrid or vector"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: " ", Query: "anything", GeneratorID: "me"}}, "hyde.hypothesis is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer", Query: "anything"}}, "hyde.generator_id is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer", GeneratorID: "me"}}, "hyde.query is blank"},
+		{mneme.Query{Hypothesis: &mneme.Hypothesis{Text: "an answer", Query: "something else", GeneratorID: "me"}}, `hyde.query "something else" is not the request's query "anything"`},
+		{mneme.Query{Mode: mneme.Lexical, Hypothesis: &mneme.Hypothesis{Text: "x", Query: "anything", GeneratorID: "me"}}, "needs mode hybrid or vector"},
 	} {
 		c.q.Text, c.q.K = "anything", 5
 		_, err := eng.Recall(context.Background(), c.q)
@@ -299,17 +301,17 @@ func (g *fakeGenerator) Hypothesize(_ context.Context, q string) (mneme.Hypothes
 
 func TestRecallHyDE(t *testing.T) {
 	eng := engine(t, mneme.Record{Text: "Oscar is a guinea pig"}, mneme.Record{Text: "which pet do you have"})
-	supplied := &mneme.Hypothesis{Text: "my pet is a guinea pig", GeneratorID: "agent", GeneratorVersion: "1"}
-	if res := recall(t, eng, mneme.Query{Text: "pet", Hypothesis: supplied}); res.HyDE == nil || *res.HyDE != *supplied {
+	supplied := &mneme.Hypothesis{Text: "my pet is a guinea pig", Query: "my  pet", GeneratorID: "agent", GeneratorVersion: "1"}
+	if res := recall(t, eng, mneme.Query{Text: "my pet", Hypothesis: supplied}); res.HyDE == nil || *res.HyDE != *supplied {
 		t.Fatalf("supplied hypothesis not reported: %+v", res.HyDE)
 	}
-	if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != mneme.PRFGeneratorID || !strings.Contains(res.HyDE.Text, "pet") {
+	if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != mneme.PRFGeneratorID || !strings.Contains(res.HyDE.Text, "pet") || res.HyDE.Query != "pet" {
 		t.Fatalf("deterministic hypothesis: %+v", res.HyDE)
 	}
 	g := &fakeGenerator{}
 	eng = reopen(eng.Store(), mneme.WithHypothesisGenerator(g))
 	for range 2 {
-		if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != "fake/model" {
+		if res := recall(t, eng, mneme.Query{Text: "pet", HyDE: true}); res.HyDE == nil || res.HyDE.GeneratorID != "fake/model" || res.HyDE.Query != "pet" {
 			t.Fatalf("generated hypothesis: %+v", res.HyDE)
 		}
 	}
@@ -460,33 +462,54 @@ func TestRecallShortTurn(t *testing.T) {
 	}
 }
 
-// TestRecallDateMatch: a record that happened in the time the query names
-// (from the day before to two weeks after) gains DateBoost, and that is
-// evidence enough to be a hit.
+// TestRecallDateMatch: a record of the time the query names gains
+// DateBoost, and that is evidence enough to be a hit: its event time falls
+// in it, or its text names a time in it, said when it was ("yesterday" in
+// a turn of 2 July is 1 July). The window is what was named (a day, a
+// month, a range, a relative time against now): records of other days
+// gain nothing.
 func TestRecallDateMatch(t *testing.T) {
 	on := func(y int, m time.Month, d int) *time.Time { t := time.Date(y, m, d, 15, 0, 0, 0, time.UTC); return &t }
 	eng := engine(t,
-		mneme.Record{Text: "we painted the fence green", OccurredAt: on(2023, 7, 2)},
-		mneme.Record{Text: "the fence got a second coat", OccurredAt: on(2023, 7, 20)},
+		mneme.Record{Text: "On 2023-07-01 the nightly invoice job failed", OccurredAt: on(2023, 7, 1)},
+		mneme.Record{Text: "we painted the fence green yesterday", OccurredAt: on(2023, 7, 2)},
 		mneme.Record{Text: "lunch at the harbour", OccurredAt: on(2023, 7, 6)},
-		mneme.Record{Text: "the fence was finally finished", OccurredAt: on(2023, 9, 1)})
+		mneme.Record{Text: "the fence got a second coat", OccurredAt: on(2023, 7, 20)},
+		mneme.Record{Text: "the fence was finally finished", OccurredAt: on(2023, 9, 1)},
+		mneme.Record{Text: "standup notes", OccurredAt: on(2026, 5, 26)}, // a Tuesday, the week before now (2026-06-01, a Monday)
+		mneme.Record{Text: "retro notes", OccurredAt: on(2026, 5, 31)},
+		mneme.Record{Text: "planning notes", OccurredAt: on(2026, 5, 18)})
+	for _, tc := range []struct {
+		query string
+		want  []string // the records raised
+	}{
+		{"what happened on 2023-07-01", []string{"On 2023-07-01 the nightly invoice job failed", "we painted the fence green yesterday"}},
+		{"what did we do on 1 July, 2023?", []string{"On 2023-07-01 the nightly invoice job failed", "we painted the fence green yesterday"}},
+		{"what happened in July 2023", []string{"On 2023-07-01 the nightly invoice job failed", "we painted the fence green yesterday", "lunch at the harbour", "the fence got a second coat"}},
+		{"what happened between July 5 and July 7 2023", []string{"lunch at the harbour"}},
+		{"what happened last Tuesday", []string{"standup notes"}},
+		{"what happened yesterday", []string{"retro notes"}},
+		{"what happened two weeks ago", []string{"planning notes"}},
+		{"what happened in September", nil}, // September 2025: no record
+		{"when did we paint the fence", nil},
+	} {
+		res := recall(t, eng, mneme.Query{Text: tc.query})
+		var raised []string
+		for _, h := range res.Hits {
+			if h.Explain.DateBoost != 0 {
+				raised = append(raised, h.Record.Text)
+			}
+		}
+		slices.Sort(raised)
+		want := slices.Sorted(slices.Values(tc.want))
+		if !slices.Equal(raised, want) {
+			t.Errorf("%q raised %q, want %q", tc.query, raised, want)
+		}
+	}
+	// No word of the query in any: the date is their evidence, and only for them.
 	res := recall(t, eng, mneme.Query{Text: "what did we do on 1 July, 2023?"})
-	boosted := map[string]bool{}
-	for _, h := range res.Hits {
-		if h.Explain.DateBoost != 0 {
-			boosted[h.Record.Text] = true
-		}
-	}
-	if len(boosted) != 2 || !boosted["we painted the fence green"] || !boosted["lunch at the harbour"] {
-		t.Fatalf("raised %v, want the two records of 30 June to 15 July", boosted)
-	}
-	if res.HeldBack != 2 || len(res.Hits) != 2 { // no word of the query in any: the date is their evidence
+	if res.HeldBack != 6 || len(res.Hits) != 2 {
 		t.Fatalf("%d hits, %d held back: a date named is evidence for the days it names, and only for those", len(res.Hits), res.HeldBack)
-	}
-	for _, h := range recall(t, eng, mneme.Query{Text: "when did we paint the fence"}).Hits {
-		if h.Explain.DateBoost != 0 {
-			t.Fatalf("no date named, yet %q was raised", h.Record.Text)
-		}
 	}
 }
 
@@ -589,5 +612,24 @@ func TestRecallPartlyEmbedded(t *testing.T) {
 	}
 	if after := recall(t, eng, mneme.Query{Text: query}); after.Degraded || after.Unembedded != 0 || after.Hits[0].Explain.NoVector {
 		t.Fatalf("after reindex: degraded %v (%q), %d unembedded", after.Degraded, after.DegradedReason, after.Unembedded)
+	}
+}
+
+// TestRecallWeighsQueryFrequency: the lexical lane weighs a word by how
+// often the query has it, as BM25 does: of two records equal but for the
+// word each holds, the one with the word the query repeats comes first
+// (without it they tie, and the newer would).
+func TestRecallWeighsQueryFrequency(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Project: "p", Type: mneme.Semantic, Text: "the nightly invoice job"},
+		mneme.Record{Project: "p", Type: mneme.Semantic, Text: "the nightly billing job"})
+	for _, c := range []struct{ query, first string }{
+		{"invoice invoice billing", "the nightly invoice job"},
+		{"invoice billing billing", "the nightly billing job"},
+	} {
+		res := recall(t, eng, mneme.Query{Text: c.query, Mode: mneme.Lexical, Filter: mneme.Filter{Project: "p"}})
+		if got := texts(res); len(got) != 2 || got[0] != c.first {
+			t.Errorf("%q: %q, want %q first", c.query, got, c.first)
+		}
 	}
 }

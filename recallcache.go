@@ -55,6 +55,7 @@ func (e *Engine) cacheRequest(q Query) recallKey {
 // Recall does: a use case over recall (a context package) calls it before
 // it keys its own cache entry.
 func (e *Engine) CheckQuery(ctx context.Context, q *Query) error {
+	e.recallDefaults.fill(q) // the deployment's, before the built-in ones
 	if err := q.check(); err != nil {
 		return err
 	}

@@ -94,6 +94,11 @@ type Record struct {
 	// in its context), the embedding cache key, when the vector is not in
 	// the cache yet: the write caches it. Empty: nothing to cache.
 	EmbedHash string `json:"-"`
+	// VectorOf is the SetKey of the embedder Vector comes from ("": the
+	// home's). A store drops a vector of another set than the one it
+	// writes: a write racing a switch of embedder leaves its record
+	// pending rather than mixing vectors.
+	VectorOf string `json:"-"`
 
 	// given says which optional fields the write named (see keepAbsent).
 	given fieldSet

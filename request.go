@@ -15,22 +15,23 @@ import (
 // RecallRequest is the JSON form of a recall: request files, batch lines
 // and (later) HTTP bodies share it.
 type RecallRequest struct {
-	ID                string   `json:"id,omitempty"` // echoed back in batch results
-	Query             string   `json:"query"`
-	Project           string   `json:"project,omitempty"`
-	Types             []Type   `json:"types,omitempty"`
-	Kinds             []string `json:"kinds,omitempty"`
-	Tags              []string `json:"tags,omitempty"`
-	AllTags           bool     `json:"all_tags,omitempty"`
-	Statuses          []Status `json:"statuses,omitempty"` // like validated,published: reusable records only
-	Since             string   `json:"since,omitempty"`
-	Until             string   `json:"until,omitempty"`
-	Session           string   `json:"session,omitempty"` // only this session's records
-	Run               string   `json:"run,omitempty"`     // only this run's records
-	K                 Count    `json:"k,omitempty"`
-	Explain           bool     `json:"explain,omitempty"`
-	Report            bool     `json:"report,omitempty"` // add a content-free quality report
-	IncludeSuperseded bool     `json:"include_superseded,omitempty"`
+	ID                string     `json:"id,omitempty"` // echoed back in batch results
+	Query             string     `json:"query"`
+	Project           string     `json:"project,omitempty"`
+	Types             []Type     `json:"types,omitempty"`
+	Kinds             []string   `json:"kinds,omitempty"`
+	Tags              []string   `json:"tags,omitempty"`
+	AllTags           bool       `json:"all_tags,omitempty"`
+	Meta              MetaFilter `json:"meta,omitempty"`     // top-level meta values every hit has, like {"tenant":"acme"}
+	Statuses          []Status   `json:"statuses,omitempty"` // like validated,published: reusable records only
+	Since             string     `json:"since,omitempty"`
+	Until             string     `json:"until,omitempty"`
+	Session           string     `json:"session,omitempty"` // only this session's records
+	Run               string     `json:"run,omitempty"`     // only this run's records
+	K                 Count      `json:"k,omitempty"`
+	Explain           bool       `json:"explain,omitempty"`
+	Report            bool       `json:"report,omitempty"` // add a content-free quality report
+	IncludeSuperseded bool       `json:"include_superseded,omitempty"`
 
 	Mode     Mode    `json:"mode,omitempty"`
 	Fusion   Fusion  `json:"fusion,omitempty"`
@@ -48,7 +49,8 @@ type RecallRequest struct {
 
 // HyDERequest is a request's hyde field: true to have a hypothesis
 // generated, or an object supplying one
-// ({"hypothesis", "generator_id", "generator_version"}).
+// ({"hypothesis", "query", "generator_id", "generator_version"}; query
+// is the query it was written for, which must be the request's).
 type HyDERequest struct {
 	Generate   bool
 	Hypothesis *Hypothesis
@@ -125,7 +127,7 @@ const DefaultK = 10
 // ToQuery converts the request into a Query at clearance.
 func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, error) {
 	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
-		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Statuses: r.Statuses,
+		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Meta: r.Meta, Statuses: r.Statuses,
 		SessionID: r.Session, RunID: r.Run, IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
 		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, NoFeedback: r.NoFeedback, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {
@@ -158,7 +160,8 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	if err := q.Filter.Check(); err != nil {
 		return q, err
 	}
-	return q, q.check()
+	checked := q // the defaults stay unset: the Engine fills the deployment's (RecallDefaults) first
+	return q, checked.check()
 }
 
 // DecodeStrict decodes exactly one JSON value from data into v, rejecting

@@ -160,7 +160,7 @@ func (st Stats) without(part *Stats) Stats {
 	}
 	out := Stats{Total: st.Total - part.Total, Superseded: st.Superseded - part.Superseded, Expired: st.Expired - part.Expired,
 		Secret: st.Secret - part.Secret, Documents: st.Documents - part.Documents, Projects: []ProjectStats{},
-		PendingEmbeddings: st.PendingEmbeddings, EmbedderError: st.EmbedderError} // secret records never wait for a vector
+		PendingEmbeddings: st.PendingEmbeddings, EmbedderError: st.EmbedderError, Embedders: st.Embedders} // secret records are never embedded
 	less := make(map[string]ProjectStats, len(part.Projects))
 	for _, p := range part.Projects {
 		less[p.Project] = p

@@ -232,6 +232,11 @@ type Stats struct {
 	// again: the Engine fills both (see PendingStore).
 	PendingEmbeddings int             `json:"pending_embeddings"`
 	EmbedderError     *EmbedderHealth `json:"embedder_error,omitempty"`
+	// Embedders are the home's vector set and the ones kept beside it
+	// (a reindex building one, or the former home's kept for a switch
+	// back), each with its coverage of the records that may have a
+	// vector; the Engine fills it for a caller that covers every project.
+	Embedders []VectorSet `json:"embedders,omitempty"`
 	// SecretOnly is the part of these counts that is secret: the secret
 	// records counted alone, as Stats counts them all (its Secret and
 	// Total are equal; its Documents are the documents only secret
@@ -276,4 +281,13 @@ type Copier interface {
 	// PutDocuments writes documents as given (their chunks are records,
 	// written separately), replacing any with the same id.
 	PutDocuments(ctx context.Context, docs []Document) error
+}
+
+// BatchGetter is an optional role: a store that reads many records by id
+// in one call, so the Engine checks the targets of a result set's links
+// (and follows them) without a call per link.
+type BatchGetter interface {
+	// GetMany returns the records with the given ids that exist, in no
+	// particular order.
+	GetMany(ctx context.Context, ids []string) ([]*Record, error)
 }

@@ -169,7 +169,7 @@ func (e *Engine) attachVectors(ctx context.Context, recs []*Record, cv *CarriedV
 	n := 0
 	for _, r := range recs {
 		if v, ok := cv.ByID[r.ID]; ok && r.Sensitivity != Secret {
-			r.Vector = v
+			r.Vector, r.VectorOf = v, SetKey(cv.Embedder)
 			n++
 		}
 	}

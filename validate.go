@@ -225,6 +225,9 @@ func validateMeta(r *Record) error {
 	if err := json.Unmarshal(r.Meta, &obj); err != nil || obj == nil {
 		return Invalid("meta must be a JSON object, like {\"ticket\":\"ENG-12\"}")
 	}
+	if k, ok := duplicateKey(r.Meta); ok {
+		return Invalid("meta has the key %q twice: give each key once (filters match one value per key)", Clip(k))
+	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, r.Meta); err != nil {
 		return Invalid("meta is not valid JSON: %v", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/internal/walk"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // IndexResult counts what Index did to the repository's records.
@@ -40,9 +41,36 @@ func Index(ctx context.Context, eng *mneme.Engine, env *Envelope, progress func(
 	if !mneme.ScopeFrom(ctx).Covers(env.ProjectID) {
 		return res, mneme.Errorf(mneme.EFORBIDDEN, "the caller's scope does not cover project %s", env.ProjectID)
 	}
-	docs, err := eng.Store().Documents(ctx, env.ProjectID, "")
+	run, err := jobs.Start(ctx, eng, jobs.KindCode, env.ProjectID)
 	if err != nil {
 		return res, err
+	}
+	cursor := ""
+	if progress == nil {
+		progress = func(int, int) {}
+	}
+	err = index(ctx, eng, env, &res, func(path string) { cursor = path; run.Progress(res.counts(), path) }, progress)
+	if err == nil {
+		cursor = "" // a run that ended has nothing to resume
+	}
+	if ferr := run.Finish(ctx, res.counts(), cursor, err); err == nil {
+		err = ferr
+	}
+	return res, err
+}
+
+// counts are res as the job ledger keeps it.
+func (res *IndexResult) counts() map[string]int {
+	return map[string]int{"files": res.Files, "chunks": res.Chunks, "removed": res.Removed, "deleted_chunks": res.Deleted, "skipped_files": res.Problems}
+}
+
+// index does Index's work, calling done with the path of the last file
+// of each batch stored (where a run cut short has got to), and progress
+// with the files read of those stale.
+func index(ctx context.Context, eng *mneme.Engine, env *Envelope, res *IndexResult, done func(path string), progress func(done, total int)) error {
+	docs, err := eng.Store().Documents(ctx, env.ProjectID, "")
+	if err != nil {
+		return err
 	}
 	stored := make(map[string]string, len(docs)) // path → sha256 of the content indexed
 	for _, d := range docs {
@@ -56,23 +84,23 @@ func Index(ctx context.Context, eng *mneme.Engine, env *Envelope, progress func(
 			stale = append(stale, e)
 		}
 	}
-	if progress == nil {
-		progress = func(int, int) {}
-	}
 	progress(0, len(stale))
 	var todo []mneme.SourceFile
 	flush := func() error {
 		if len(todo) == 0 {
 			return nil
 		}
-		err := ingest(ctx, eng, env.ProjectID, todo, &res)
+		err := ingest(ctx, eng, env.ProjectID, todo, res)
 		if mneme.ErrorCode(err) == mneme.EINVALID { // one bad file refuses the batch: take them one by one
 			for _, f := range todo {
-				if ingest(ctx, eng, env.ProjectID, []mneme.SourceFile{f}, &res) != nil {
+				if ingest(ctx, eng, env.ProjectID, []mneme.SourceFile{f}, res) != nil {
 					res.Problems++
 				}
 			}
 			err = nil
+		}
+		if err == nil {
+			done(todo[len(todo)-1].URI)
 		}
 		todo = todo[:0]
 		return err
@@ -87,14 +115,14 @@ func Index(ctx context.Context, eng *mneme.Engine, env *Envelope, progress func(
 		}
 		if len(todo) == indexBatch || i == len(stale)-1 {
 			if err := flush(); err != nil {
-				return res, err
+				return err
 			}
 			progress(i+1, len(stale))
 		}
 	}
 	removed, deleted, err := eng.Sync(ctx, env.ProjectID, []string{""}, seen)
 	res.Removed, res.Deleted = removed, res.Deleted+deleted
-	return res, err
+	return err
 }
 
 func ingest(ctx context.Context, eng *mneme.Engine, project string, files []mneme.SourceFile, res *IndexResult) error {

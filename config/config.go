@@ -40,7 +40,12 @@ type File struct {
 	Cache    Cache    `json:"cache,omitzero"`
 	MCP      MCP      `json:"mcp,omitzero"`
 	Hooks    Hooks    `json:"hooks,omitzero"`
-	Ranking  Ranking  `json:"ranking,omitzero"`
+	// Recall holds the deployment's defaults for the recall options a
+	// request leaves out (mode, min_score, mmr, expand, half_life): every
+	// surface's recalls and context packages. Fusion and alpha are the
+	// ranking profile's (Ranking).
+	Recall  mneme.RecallDefaults `json:"recall,omitzero"`
+	Ranking Ranking              `json:"ranking,omitzero"`
 }
 
 // Ranking sets the home's ranking profile (package rank): Profile names
@@ -114,6 +119,9 @@ type LLM struct {
 	URL       string `json:"url"`
 	Model     string `json:"model"`
 	APIKeyEnv string `json:"api_key_env"`
+	// Models are other models of the provider a summarize call may
+	// choose (its model field); model is the default.
+	Models []string `json:"models,omitempty"`
 }
 
 // Server is `mneme serve`'s: bearer tokens scoped to projects and read or
@@ -193,6 +201,9 @@ type Config struct {
 	// Embedder is the effective embedder; Provider is "" when nothing
 	// chose one, so that a home's recorded embedder, else minilm, applies.
 	Embedder Embedder
+	// LLM is the effective language model: config.json's, under the
+	// environment's (fromEnv).
+	LLM      LLM
 	ModelDir string
 	// Migrate lets opening the store apply pending schema migrations (the
 	// shared store applies them only on `mneme migrate`, or to an empty
@@ -229,6 +240,12 @@ func Load(o Options) (*Config, error) {
 		return nil, err
 	}
 	c.Embedder.Provider = cmp.Or(o.Embedder, getenv("MNEME_EMBEDDER"), f.Embedder.Provider)
+	if err := c.fromEnv(); err != nil {
+		return nil, err
+	}
+	if err := c.File.Recall.Check(); err != nil { // and parse its half-life
+		return nil, mneme.Prefix("recall in "+FileName, err)
+	}
 	c.ModelDir = cmp.Or(getenv("MNEME_MODEL_DIR"), f.ModelDir, minilm.DefaultDir(getenv))
 	return c, nil
 }
@@ -339,6 +356,9 @@ func (f File) Check() error {
 	if err := f.Hooks.Check(); err != nil {
 		return err
 	}
+	if err := f.Recall.Check(); err != nil {
+		return mneme.Prefix("recall in "+FileName, err)
+	}
 	if _, err := f.Ranking.Options(); err != nil {
 		return err
 	}
@@ -373,7 +393,7 @@ func (c *Config) Settings() map[string]any {
 	for i, t := range c.File.Server.Tokens {
 		tokens[i] = map[string]any{"name": t.Name, "projects": t.Projects, "access": t.Access, "clearance": t.Clearance}
 	}
-	em, llm := c.Embedder, c.File.LLM
+	em, llm := c.Embedder, c.LLM
 	if em.Provider == "" {
 		em.Provider = "minilm"
 	}
@@ -388,7 +408,7 @@ func (c *Config) Settings() map[string]any {
 		mcp["tools"] = tools
 	}
 	return map[string]any{"mcp": mcp, "home": c.Home, "store": storeScheme(c.Store), "postgres": map[string]any{"dsn_env": c.PostgresDSNEnv(), "schema": c.File.Postgres.Schema}, "embedder": em, "model_dir": c.ModelDir,
-		"llm": llm, "server": server}
+		"llm": llm, "server": server, "recall": c.File.Recall}
 }
 
 // orEmpty shows a missing list as [] rather than null.

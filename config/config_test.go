@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -57,6 +59,75 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
+// TestEnvironment: the environment sets the embedder's URL, model and
+// dimension and the language model's provider, URL and model over
+// config.json; a flag still wins over both.
+func TestEnvironment(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"embedder":{"provider":"ollama","url":"http://file:1","model":"fm","dim":8},
+		"llm":{"provider":"ollama","url":"http://file:2","model":"fl"}}`), 0o600)
+	for _, c := range []struct {
+		name string
+		vars map[string]string
+		em   config.Embedder
+		llm  config.LLM
+	}{
+		{"file", nil, config.Embedder{Provider: "ollama", URL: "http://file:1", Model: "fm", Dim: 8}, config.LLM{Provider: "ollama", URL: "http://file:2", Model: "fl"}},
+		{"environment over file", map[string]string{"MNEME_EMBEDDER_URL": "http://env:1", "MNEME_EMBEDDER_MODEL": "em", "MNEME_EMBEDDER_DIM": " 768 ",
+			"MNEME_LLM_PROVIDER": "openai", "MNEME_LLM_URL": "http://env:2", "MNEME_LLM_MODEL": "el"},
+			config.Embedder{Provider: "ollama", URL: "http://env:1", Model: "em", Dim: 768}, config.LLM{Provider: "openai", URL: "http://env:2", Model: "el"}},
+		{"empty variables leave the file's", map[string]string{"MNEME_EMBEDDER_URL": "", "MNEME_LLM_MODEL": ""},
+			config.Embedder{Provider: "ollama", URL: "http://file:1", Model: "fm", Dim: 8}, config.LLM{Provider: "ollama", URL: "http://file:2", Model: "fl"}},
+	} {
+		vars := map[string]string{"MNEME_HOME": home}
+		for k, v := range c.vars {
+			vars[k] = v
+		}
+		cfg, err := config.Load(config.Options{Getenv: env(vars)})
+		if err != nil || cfg.Embedder != c.em || !reflect.DeepEqual(cfg.LLM, c.llm) {
+			t.Errorf("%s: embedder %+v, llm %+v, %v", c.name, cfg.Embedder, cfg.LLM, err)
+		}
+		if cfg != nil && cfg.File.Embedder.URL != "http://file:1" {
+			t.Errorf("%s: the file as written changed: %+v", c.name, cfg.File.Embedder)
+		}
+	}
+}
+
+// TestRecallDefaults: config.json's recall section sets the options a
+// recall leaves out; a request's own value wins.
+func TestRecallDefaults(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, config.FileName), []byte(`{"embedder":{"provider":"hash"},"recall":{"mode":"lexical","mmr":0.7,"half_life":"30d"},"ranking":{"profile":"mine","profiles":{"mine":{"alpha":0.8}}}}`), 0o600)
+	cfg, err := config.Load(config.Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := cfg.Open(context.Background(), config.Writes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Text: "we release on tuesdays"}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		q    mneme.Query
+		want mneme.Mode
+	}{
+		{mneme.Query{Text: "release", K: 3}, mneme.Lexical},
+		{mneme.Query{Text: "release", K: 3, Mode: mneme.Hybrid}, mneme.Hybrid},
+	} {
+		res, err := eng.Recall(context.Background(), c.q)
+		if err != nil || res.Mode != c.want || len(res.Hits) != 1 {
+			t.Errorf("%+v: %+v, %v", c.q, res, err)
+		}
+	}
+	q := mneme.Query{Text: "release", K: 3}
+	if err := eng.CheckQuery(context.Background(), &q); err != nil || q.MMR != 0.7 || q.HalfLife != 30*24*time.Hour {
+		t.Errorf("defaults filled: %+v, %v", q, err)
+	}
+}
+
 func TestBadConfig(t *testing.T) {
 	for _, c := range []struct {
 		name, file string
@@ -83,6 +154,14 @@ func TestBadConfig(t *testing.T) {
 		{"schema over 63 bytes", ``, config.Options{Store: "postgres:" + strings.Repeat("s", 64),
 			Getenv: env(map[string]string{"MNEME_PG_DSN": "postgres://mneme@127.0.0.1:1/mneme?connect_timeout=1"})},
 			"schema name is 64 bytes, over PostgreSQL's limit of 63"},
+		{"dimension not a number", ``, config.Options{Getenv: env(map[string]string{"MNEME_EMBEDDER_DIM": "384d"})}, `MNEME_EMBEDDER_DIM="384d" is not a dimension`},
+		{"dimension zero", ``, config.Options{Getenv: env(map[string]string{"MNEME_EMBEDDER_DIM": "0"})}, `MNEME_EMBEDDER_DIM="0" is not a dimension`},
+		{"unknown llm provider", ``, config.Options{Getenv: env(map[string]string{"MNEME_LLM_PROVIDER": "claude"})}, `MNEME_LLM_PROVIDER="claude" is not a language model provider`},
+		{"recall mmr out of range", `{"recall":{"mmr":2}}`, config.Options{}, "recall in config.json: mmr 2 is out of range"},
+		{"recall alpha is the ranking profile's", `{"recall":{"alpha":0.5}}`, config.Options{}, `unknown field "alpha"`},
+		{"recall mode", `{"recall":{"mode":"semantic"}}`, config.Options{}, `recall in config.json: mode "semantic" is not one of`},
+		{"recall half-life", `{"recall":{"half_life":"soon"}}`, config.Options{}, `recall in config.json: half_life "soon" is not a positive duration`},
+		{"recall unknown field", `{"recall":{"k":5}}`, config.Options{}, `unknown field "k"`},
 	} {
 		home := t.TempDir()
 		if c.file != "" {

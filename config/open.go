@@ -189,6 +189,9 @@ func (c *Config) Open(ctx context.Context, need Need, extra ...mneme.Option) (*m
 	if rc := cache.For(s, c.CachePolicy, func() time.Time { return eng.Now() }); rc != nil {
 		opts = append(opts, mneme.WithCache(rc)) // its clock is the Engine's, set below
 	}
+	if c.File.Recall != (mneme.RecallDefaults{}) {
+		opts = append(opts, mneme.WithRecallDefaults(c.File.Recall))
+	}
 	eng = mneme.NewEngine(s, append(opts, extra...)...)
 	return eng, nil
 }
@@ -203,6 +206,9 @@ func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([
 	em, err := c.NewEmbedder(ctx, s)
 	var opts []mneme.Option
 	switch {
+	case err == nil && em != nil && c.Embedder.Provider == "":
+		// Not chosen: the home's, which a reindex in another process may switch.
+		opts = append(opts, mneme.WithEmbedder(mneme.FollowHome(em, c.homeEmbedder)))
 	case err == nil:
 		opts = append(opts, mneme.WithEmbedder(em))
 	case need >= Writes && mneme.ErrorCode(err) == mneme.EUNAVAILABLE:
@@ -210,7 +216,7 @@ func (c *Config) engineOptions(ctx context.Context, s mneme.Store, need Need) ([
 	default:
 		return nil, err
 	}
-	if need == Serve && c.File.LLM.Provider != "" {
+	if need == Serve && c.LLM.Provider != "" {
 		g, err := c.NewGenerator()
 		if err != nil {
 			return nil, err

@@ -81,12 +81,12 @@ func (c *Config) embedder(ec Embedder) (mneme.Embedder, error) {
 
 // NewGenerator builds the configured language model for HyDE.
 func (c *Config) NewGenerator() (mneme.HypothesisGenerator, error) {
-	l := c.File.LLM
+	l := c.LLM
 	key, err := c.secret(l.APIKeyEnv, "llm.api_key_env")
 	if err != nil {
 		return nil, err
 	}
-	return llm.New(llm.Config{Provider: l.Provider, BaseURL: l.URL, Model: l.Model, APIKey: key})
+	return llm.New(llm.Config{Provider: l.Provider, BaseURL: l.URL, Model: l.Model, APIKey: key, Models: l.Models})
 }
 
 // secret reads the variable a config field names; "" names none.

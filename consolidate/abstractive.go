@@ -39,13 +39,19 @@ const abstractiveInputWords = 3000
 
 // choose resolves the strategy: abstractive needs a language model that
 // answers; auto takes one when it answers and says why it did not.
-func choose(ctx context.Context, eng *mneme.Engine, s Strategy, res *Response) (Writer, error) {
+func choose(ctx context.Context, eng *mneme.Engine, win window, res *Response) (Writer, error) {
+	s := win.strategy
 	res.Strategy = Extractive
 	if s == Extractive {
 		return nil, nil
 	}
 	w, _ := eng.Generator().(Writer)
 	var err error
+	if w != nil {
+		if w, err = pick(w, win.provider, win.model); err != nil {
+			return nil, err // a model this deployment does not allow: refused, whatever the strategy
+		}
+	}
 	if w == nil {
 		err = mneme.Errorf(mneme.EUNAVAILABLE, "no language model is configured: set llm.provider and llm.model in config.json, or summarize with {{strategy=extractive}}")
 	} else if err = w.Health(ctx); err != nil {
@@ -61,6 +67,38 @@ func choose(ctx context.Context, eng *mneme.Engine, s Strategy, res *Response) (
 	}
 	fallBack(res, err)
 	return nil, nil
+}
+
+// Chooser is a Writer that hands over another model of its provider,
+// among those the configuration allows (llm's clients are): a call's
+// own choice of model.
+type Chooser interface {
+	WithModel(model string) (mneme.HypothesisGenerator, error)
+}
+
+// pick is the configured model m, or the one provider and model name
+// ("" each: m's), which must be among those the configuration allows.
+func pick(m Writer, provider, model string) (Writer, error) {
+	have, current := m.Model()
+	if provider != "" && provider != have {
+		return nil, mneme.Invalid("provider %q is not this deployment's language model provider: it allows %s (llm.provider in config.json); leave {{provider}} out", mneme.Clip(provider), have)
+	}
+	if model == "" || model == current {
+		return m, nil
+	}
+	c, ok := m.(Chooser)
+	if !ok {
+		return nil, mneme.Invalid("model %q is not allowed: this deployment writes summaries with %s only; leave {{model}} out", mneme.Clip(model), current)
+	}
+	g, err := c.WithModel(model)
+	if err != nil {
+		return nil, err
+	}
+	w, ok := g.(Writer)
+	if !ok {
+		return nil, mneme.Invalid("model %q cannot write summaries here; leave {{model}} out", mneme.Clip(model))
+	}
+	return w, nil
 }
 
 // fallBack makes res extractive because of the model's failure err.

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // Strategy says who writes the summary.
@@ -48,14 +49,31 @@ const (
 // Request is a summarize call as every surface sends it.
 type Request struct {
 	Project  string   `json:"project,omitempty"`
-	Since    string   `json:"since"` // RFC 3339, a date, an age like 7d, or now
-	Until    string   `json:"until"`
+	Since    string   `json:"since,omitempty"`   // RFC 3339, a date, an age like 7d, or now (or time_range.start)
+	Until    string   `json:"until,omitempty"`   // or time_range.end
 	Tags     []string `json:"tags,omitempty"`    // any of
 	Kinds    []string `json:"kinds,omitempty"`   // any of
 	Session  string   `json:"session,omitempty"` // only this session's records (a session's summary)
 	Strategy Strategy `json:"strategy,omitempty"`
 	MaxWords MaxWords `json:"max_words,omitempty"`
 	Limit    Limit    `json:"limit,omitempty"`
+	// TimeRange is the window as recall's time_range: start and end are
+	// since and until (give either form, or both alike).
+	TimeRange *TimeRange `json:"time_range,omitempty"`
+	// Type is the memory type summarized: episodic (the default),
+	// semantic or procedural (summaries themselves are left out).
+	Type mneme.Type `json:"type,omitempty"`
+	// Provider and Model choose the language model of an abstractive
+	// summary for this call, among those the configuration allows (its
+	// llm.provider; llm.model and llm.models); others are refused.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+}
+
+// TimeRange is a window as recall takes it.
+type TimeRange struct {
+	Start string `json:"start,omitempty"`
+	End   string `json:"end,omitempty"`
 }
 
 // Response is what Summarize did.
@@ -143,6 +161,9 @@ type window struct {
 	since, until time.Time
 	tags, kinds  []string
 	session      string
+	typ          mneme.Type
+	provider     string // "": the configured one
+	model        string // "": the configured one
 	strategy     Strategy
 	maxWords     int
 	limit        int
@@ -174,9 +195,46 @@ func check(ctx context.Context, req Request, now time.Time) (window, error) {
 	return w, mneme.ValidateProject(w.project)
 }
 
+// window takes time_range's start and end as since and until; the two
+// forms may both be given only alike.
+func (r *Request) window() error {
+	if r.TimeRange == nil {
+		return nil
+	}
+	for _, b := range []struct {
+		name, alias string
+		to          *string
+		from        string
+	}{{"since", "time_range.start", &r.Since, r.TimeRange.Start}, {"until", "time_range.end", &r.Until, r.TimeRange.End}} {
+		switch {
+		case b.from == "":
+		case *b.to != "" && *b.to != b.from:
+			return mneme.Invalid("%s and %s are the same parameter with different values (%q, %q): give one", b.alias, b.name, mneme.Clip(b.from), mneme.Clip(*b.to))
+		default:
+			*b.to = b.from
+		}
+	}
+	return nil
+}
+
 // validate checks req and fills in the defaults.
 func validate(req Request, now time.Time) (window, error) {
-	w := window{strategy: req.Strategy, maxWords: int(req.MaxWords), limit: int(req.Limit), kinds: slices.Clone(req.Kinds), session: req.Session}
+	w := window{strategy: req.Strategy, maxWords: int(req.MaxWords), limit: int(req.Limit), kinds: slices.Clone(req.Kinds), session: req.Session,
+		typ: cmp.Or(req.Type, mneme.Episodic), provider: strings.TrimSpace(req.Provider), model: strings.TrimSpace(req.Model)}
+	if err := req.window(); err != nil {
+		return w, err
+	}
+	if _, err := mneme.ParseType(string(w.typ)); err != nil {
+		return w, err
+	}
+	if w.provider != "" || w.model != "" {
+		switch w.strategy {
+		case "":
+			w.strategy = Abstractive // a model named is a model asked
+		case Extractive:
+			return w, mneme.Invalid("provider and model choose a language model, and strategy extractive uses none: leave {{strategy}} out, or set it to abstractive or auto")
+		}
+	}
 	if strings.TrimSpace(req.Since) == "" || strings.TrimSpace(req.Until) == "" {
 		return w, mneme.Invalid("summarize needs a window: give {{since}} and {{until}} (RFC 3339, a date, or an age like 7d)")
 	}
@@ -230,11 +288,13 @@ func parseTime(field, s string, now time.Time) (time.Time, error) {
 
 func (w window) filters() UsedFilters {
 	return UsedFilters{Project: w.project, Since: w.since.Format(time.RFC3339Nano), Until: w.until.Format(time.RFC3339Nano),
-		Types: []string{string(mneme.Episodic)}, Tags: w.tags, Kinds: w.kinds, Session: w.session, Limit: w.limit, MaxWords: w.maxWords}
+		Types: []string{string(w.typ)}, Tags: w.tags, Kinds: w.kinds, Session: w.session, Limit: w.limit, MaxWords: w.maxWords}
 }
 
 // Summarize writes (or finds) the summary of req's window. Nothing is
-// written when it fails, or when the same summary is already stored.
+// written when it fails, or when the same summary is already stored. A
+// request that can run is recorded in the job ledger; one refused (bad
+// input, no language model) is not.
 func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, error) {
 	w, err := check(ctx, req, eng.Now())
 	if err != nil {
@@ -245,10 +305,27 @@ func Summarize(ctx context.Context, eng *mneme.Engine, req Request) (*Response, 
 		return nil, err
 	}
 	res := &Response{Truncated: truncated, UsedFilters: w.filters(), SourceIDs: ids(srcs)}
-	writer, err := choose(ctx, eng, w.strategy, res)
+	writer, err := choose(ctx, eng, w, res)
 	if err != nil {
 		return nil, err
 	}
+	return jobs.Track(ctx, eng, jobs.KindSummarize, w.project, func(ctx context.Context) (*Response, error) {
+		return summarize(ctx, eng, w, srcs, res, writer)
+	}, func(res *Response) (map[string]int, string) {
+		if res == nil {
+			return nil, ""
+		}
+		created := 0
+		if res.Created {
+			created = 1
+		}
+		return map[string]int{"sources": len(res.SourceIDs), "words": res.Words, "created": created}, ""
+	})
+}
+
+// summarize writes (or finds) the summary of srcs with writer (nil:
+// extractively); auto falls back to extractive when the model fails.
+func summarize(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.Record, res *Response, writer Writer) (*Response, error) {
 	out, err := summarizeWith(ctx, eng, w, srcs, res, writer)
 	if err != nil && writer != nil && w.strategy == Auto && ctx.Err() == nil {
 		// The model answered, but not a summary: auto writes the
@@ -305,15 +382,21 @@ func summarizeWith(ctx context.Context, eng *mneme.Engine, w window, srcs []*mne
 // sources are the window's episodic records, oldest first, at most limit
 // of them; secret records never go into a summary.
 func sources(ctx context.Context, eng *mneme.Engine, w window) ([]*mneme.Record, bool, error) {
-	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Episodic}, Kinds: w.kinds, Tags: w.tags, SessionID: w.session,
+	f := mneme.Filter{Project: w.project, Types: []mneme.Type{w.typ}, Kinds: w.kinds, Tags: w.tags, SessionID: w.session,
 		Since: &w.since, Until: &w.until, Clearance: mneme.Internal}
 	var out []*mneme.Record
-	if err := eng.Each(ctx, f, func(r *mneme.Record) error { out = append(out, r); return nil }); err != nil {
+	err := eng.Each(ctx, f, func(r *mneme.Record) error {
+		if r.Kind != "summary" { // a summary of summaries would say everything twice
+			out = append(out, r)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, false, err
 	}
 	if len(out) == 0 {
-		return nil, false, mneme.Invalid("nothing to summarize: project %q has no episodic records between %s and %s%s; widen the window ({{since}}, {{until}}) or check {{project}}",
-			w.project, w.since.Format(time.RFC3339), w.until.Format(time.RFC3339), w.filterNote())
+		return nil, false, mneme.Invalid("nothing to summarize: project %q has no %s records between %s and %s%s; widen the window ({{since}}, {{until}}) or check {{project}}",
+			w.project, w.typ, w.since.Format(time.RFC3339), w.until.Format(time.RFC3339), w.filterNote())
 	}
 	slices.SortFunc(out, func(a, b *mneme.Record) int {
 		if c := a.EventTime().Compare(b.EventTime()); c != 0 {
@@ -388,13 +471,17 @@ func continued(ctx context.Context, eng *mneme.Engine, w window, srcs []*mneme.R
 	for _, s := range srcs {
 		have[s.ID] = true
 	}
-	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}, Clearance: mneme.Internal}
+	// A session's summary is stored under its session: the session index
+	// finds it among the project's records (a hook ends every session
+	// with one, in homes of 100,000 records).
+	f := mneme.Filter{Project: w.project, Types: []mneme.Type{mneme.Semantic}, Kinds: []string{"summary"}, SessionID: w.session, Clearance: mneme.Internal}
 	var best *mneme.Record
 	bestN := 0
 	err := eng.Each(ctx, f, func(r *mneme.Record) error {
 		m := metaOf(r)
 		if !strings.HasPrefix(r.Key, "summary:") || m.Filters.Project != w.project ||
-			!slices.Equal(m.Filters.Tags, w.tags) || !slices.Equal(m.Filters.Kinds, w.kinds) || m.Filters.Session != w.session {
+			!slices.Equal(m.Filters.Tags, w.tags) || !slices.Equal(m.Filters.Kinds, w.kinds) || m.Filters.Session != w.session ||
+			!slices.Equal(m.Filters.Types, []string{string(w.typ)}) {
 			return nil
 		}
 		n := 0

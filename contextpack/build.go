@@ -42,6 +42,7 @@ func Build(ctx context.Context, eng *mneme.Engine, req Request, clearance mneme.
 type candidate struct {
 	hit    mneme.Hit
 	rank   int
+	lane   string // "" for the query's own hits, LaneReusable
 	spans  []Range
 	line   string // the spans joined, as the package shows them
 	tokens int    // of its line, overhead included
@@ -52,13 +53,28 @@ type candidate struct {
 // Assemble runs q (a recall with the pool as k) and fits its hits to
 // budget tokens, or returns the package cached for the same request.
 func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int) (*Package, error) {
+	return AssembleLanes(ctx, eng, q, budget, 0)
+}
+
+// AssembleLanes is Assemble with a reusable lane of up to reusable
+// validated or published records (see Request.Reusable).
+func AssembleLanes(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable int) (*Package, error) {
+	return assembleKept(ctx, eng, q, budget, reusable, 0)
+}
+
+// assembleKept builds the package, lead and lanes as asked, or returns the
+// one cached for the same request.
+func assembleKept(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable, lead int) (*Package, error) {
 	start := time.Now()
+	if err := CheckReusable(reusable); err != nil {
+		return nil, err
+	}
 	if err := eng.CheckQuery(ctx, &q); err != nil {
 		return nil, err
 	}
 	st := mneme.CacheStatus{}
 	var cached Package
-	key, hit := eng.CacheLookup(ctx, st, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget), &cached)
+	key, hit := eng.CacheLookup(ctx, st, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, reusable, lead), &cached)
 	if hit {
 		cached.Cache, cached.TookMS = st, ms(time.Since(start))
 		if cached.Report != nil {
@@ -67,7 +83,7 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 		return &cached, nil
 	}
 	q.OwnCache = key != "" // the package is cached, not the recall under it
-	pkg, until, err := assemble(ctx, eng, q, budget, st, nil)
+	pkg, until, err := assemble(ctx, eng, q, budget, reusable, st, lead)
 	if err != nil {
 		return nil, err
 	}
@@ -87,24 +103,87 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 	return pkg, nil
 }
 
+// Carry keeps pkg, the package Assemble (no reusable lane) gave for q and budget, as q's
+// package at the store's current write generation as well: for a caller
+// that wrote since and knows its write shows in no package (the hooks'
+// session record at session start, which holds nothing but the session's
+// ids), so the next identical request is not a miss because of it. A
+// package Assemble would not keep is not carried either.
+func Carry(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, pkg *Package) {
+	CarryLed(ctx, eng, q, budget, 0, pkg)
+}
+
+// CarryLed is Carry for a package AssembleLed gave with lead.
+func CarryLed(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, lead int, pkg *Package) {
+	if pkg.Degraded || q.HalfLife != 0 || eng.CheckQuery(ctx, &q) != nil {
+		return
+	}
+	var cached Package
+	key, hit := eng.CacheLookup(ctx, nil, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, 0, lead), &cached)
+	if hit || key == "" {
+		return
+	}
+	until, ok := cited(ctx, eng, pkg)
+	if !ok {
+		return
+	}
+	saved := *pkg
+	saved.Cache, saved.TookMS = nil, 0
+	if pkg.Report != nil {
+		rep := *pkg.Report
+		saved.Report = &rep
+	}
+	eng.CacheKeep(ctx, mneme.CacheContextPackage, key, &saved, until)
+}
+
+// cited is when the first of the memories pkg's recall found (kept or
+// dropped) expires, as Assemble keeps a package until; false when one is
+// gone or hidden.
+func cited(ctx context.Context, eng *mneme.Engine, pkg *Package) (*time.Time, bool) {
+	var ids []string
+	for _, g := range pkg.Groups {
+		for _, it := range g.Items {
+			ids = append(ids, it.ID)
+		}
+	}
+	for _, d := range pkg.Dropped {
+		ids = append(ids, d.ID)
+	}
+	hits := make([]mneme.Hit, 0, len(ids))
+	for _, id := range ids {
+		r, err := eng.Get(ctx, id, mneme.Secret)
+		if err != nil {
+			return nil, false
+		}
+		hits = append(hits, mneme.Hit{Record: r})
+	}
+	return mneme.HitsExpiry(hits), true
+}
+
 // packageKey is what a package's cache key covers besides the scope and
 // the generations: the recall's whole key, the budget and every setting
 // of the assembly.
-func packageKey(eng *mneme.Engine, q mneme.Query, budget int) any {
+func packageKey(eng *mneme.Engine, q mneme.Query, budget, reusable, lead int) any {
 	return struct {
 		Recall    any     `json:"recall"`
 		Budget    int     `json:"budget"`
+		Lead      int     `json:"lead,omitempty"`
+		Reusable  int     `json:"reusable,omitempty"`
+		Share     float64 `json:"reusable_share,omitempty"`
 		Tokenizer string  `json:"tokenizer"`
 		LowScore  float64 `json:"low_score"`
 		Whole     int     `json:"whole_bytes"`
 		Redundant float64 `json:"redundant"`
 		Overhead  int     `json:"line_overhead"`
-	}{eng.RecallKey(q), budget, Tokenizer, LowScore, wholeBytes, redundant, lineOverhead}
+	}{eng.RecallKey(q), budget, lead, reusable, reusableShareOf(reusable), Tokenizer, LowScore, wholeBytes, redundant, lineOverhead}
 }
 
-// assemble builds the package of q afresh, lead records first, noting the
-// recall's cache lookups in st; until is when its first memory expires.
-func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, st mneme.CacheStatus, lead []*mneme.Record) (*Package, *time.Time, error) {
+// assemble builds the package of q afresh, noting the recall's cache
+// lookups in st; until is when its first memory expires. The reusable
+// lane, when asked for, is fitted first, within its share of the budget;
+// the query's own hits fill what it leaves. Lead records (AssembleLed)
+// come before both.
+func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable int, st mneme.CacheStatus, lead int) (*Package, *time.Time, error) {
 	start := time.Now()
 	pkg := &Package{Budget: budget, Tokenizer: Tokenizer, Dropped: []Dropped{}, Cache: st}
 	stage := stageTimer(pkg)
@@ -117,37 +196,39 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int,
 	}
 	stage("recall")
 	pkg.Mode, pkg.Degraded, pkg.DegradedReason, pkg.Candidates = res.Mode, res.Degraded, res.DegradedReason, len(res.Hits)
+	pkg.HyDE = res.HyDE.Provenance(q.Hypothesis != nil)
 	query := stems(q.Text)
-	var cands []*candidate
-	led := make(map[string]bool, len(lead))
-	for i, r := range lead {
-		led[r.ID] = true
-		cands = append(cands, newCandidate(mneme.Hit{ID: r.ID, Score: 1, Record: r}, i+1, query))
-	}
-	top := 0.0
-	if len(res.Hits) > 0 {
-		top = res.Hits[0].Score
-	}
-	for i, h := range res.Hits {
-		switch {
-		case led[h.ID]:
-			pkg.Candidates-- // counted once, as lead
-			continue
-		case h.Score < LowScore*top:
-			pkg.drop(h, len(lead)+i+1, DropLowScore)
-			continue
+	hits := res.Hits
+	var taken []*candidate
+	if lead > 0 {
+		led, err := leadHits(ctx, eng, q.Filter.Project, lead)
+		if err != nil {
+			return nil, nil, err
 		}
-		cands = append(cands, newCandidate(h, len(lead)+i+1, query))
+		hits = append(hits[:len(hits):len(hits)], led...)
+		pkg.Candidates += len(led)
+		taken = pkg.fit(pkg.candidates(led, query, ""), budget, nil)
 	}
-	pkg.Candidates += len(lead)
+	if reusable > 0 {
+		reuse, err := reusableHits(ctx, eng, q, reusable)
+		if err != nil {
+			return nil, nil, err
+		}
+		hits = append(hits[:len(hits):len(hits)], reuse...)
+		pkg.Candidates += len(reuse)
+		stage("reusable")
+		pkg.ReusableBudget = int(float64(budget) * ReusableShare)
+		taken = append(taken, pkg.fit(pkg.candidates(reuse, query, LaneReusable), pkg.ReusableBudget, taken)...)
+	}
+	cands := pkg.candidates(res.Hits, query, "")
 	stage("compress")
-	kept := pkg.fit(cands, budget)
+	kept := append(taken, pkg.fit(cands, budget-cost(taken), taken)...)
 	stage("fit")
 	pkg.render(kept)
 	for pkg.TokensUsed > budget && len(kept) > 0 { // the estimate was short: drop the weakest
 		last := kept[len(kept)-1]
 		kept = kept[:len(kept)-1]
-		pkg.drop(last.hit, last.rank, DropBudget)
+		pkg.drop(last, DropBudget)
 		pkg.render(kept)
 	}
 	pkg.CompressionRatio = compression(kept)
@@ -157,16 +238,32 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int,
 		pkg.Report = report(res.Report, pkg)
 		pkg.Report.Cache = st
 	}
-	return pkg, mneme.HitsExpiry(res.Hits), nil
+	return pkg, mneme.HitsExpiry(hits), nil
 }
 
-// newCandidate is h with the spans of its text that the package shows.
-func newCandidate(h mneme.Hit, rank int, query map[string]bool) *candidate {
-	c := &candidate{hit: h, rank: rank, group: groupKey(h.Record)}
-	c.spans = compress(h.Record.Text, query)
-	c.line = joinSpans(h.Record.Text, c.spans)
-	c.tokens = Tokens(c.line) + lineOverhead
-	return c
+// candidates turns hits into candidates of lane, compressed to the
+// spans relevant to query; those under LowScore of the best are dropped.
+func (pkg *Package) candidates(hits []mneme.Hit, query map[string]bool, lane string) []*candidate {
+	var cands []*candidate
+	top := 0.0
+	if len(hits) > 0 {
+		top = hits[0].Score
+	}
+	for i, h := range hits {
+		c := &candidate{hit: h, rank: i + 1, lane: lane, group: groupKey(h.Record)}
+		if lane != "" {
+			c.group = lane
+		}
+		if h.Score < LowScore*top {
+			pkg.drop(c, DropLowScore)
+			continue
+		}
+		c.spans = compress(h.Record.Text, query)
+		c.line = joinSpans(h.Record.Text, c.spans)
+		c.tokens = Tokens(c.line) + lineOverhead
+		cands = append(cands, c)
+	}
+	return cands
 }
 
 // report is the package's quality report: its recall's, with the
@@ -205,25 +302,32 @@ func report(rep *quality.Report, pkg *Package) *quality.Report {
 }
 
 // fit takes candidates by rank while they fit the budget, skipping those
-// that repeat one already taken; it returns those taken, by rank.
-func (pkg *Package) fit(cands []*candidate, budget int) []*candidate {
+// that repeat one already taken (taken before, in another lane, or now);
+// it returns those taken now, by rank.
+func (pkg *Package) fit(cands []*candidate, budget int, taken []*candidate) []*candidate {
 	var kept []*candidate
-	seen := map[string]bool{}
+	seen, ids := map[string]bool{}, map[string]bool{}
 	groups := map[string]bool{}
+	for _, c := range taken {
+		seen[textnorm.Normalize(textnorm.Fold(c.line))], ids[c.hit.ID] = true, true
+	}
 	used := 0
 	for _, c := range cands {
 		norm := textnorm.Normalize(textnorm.Fold(c.line))
 		c.terms = termSet(c.line)
-		if seen[norm] || repeats(c, kept) {
-			pkg.drop(c.hit, c.rank, DropRedundancy)
+		if ids[c.hit.ID] { // in the package already, in another lane
+			continue
+		}
+		if seen[norm] || repeats(c, taken) || repeats(c, kept) {
+			pkg.drop(c, DropRedundancy)
 			continue
 		}
 		cost := c.tokens
 		if !groups[c.group] {
-			cost += Tokens(header(c.hit.Record, c.hit.Record)) + 1
+			cost += Tokens(groupHeader(c, c)) + 1
 		}
 		if used+cost > budget {
-			pkg.drop(c.hit, c.rank, DropBudget)
+			pkg.drop(c, DropBudget)
 			continue
 		}
 		used += cost
@@ -231,6 +335,21 @@ func (pkg *Package) fit(cands []*candidate, budget int) []*candidate {
 		kept = append(kept, c)
 	}
 	return kept
+}
+
+// cost is the tokens kept take in the package: their lines and a header
+// per group.
+func cost(kept []*candidate) int {
+	n := 0
+	groups := map[string]bool{}
+	for _, c := range kept {
+		n += c.tokens
+		if !groups[c.group] {
+			groups[c.group] = true
+			n += Tokens(groupHeader(c, c)) + 1
+		}
+	}
+	return n
 }
 
 // repeats reports whether c says what one of kept says.
@@ -246,8 +365,8 @@ func repeats(c *candidate, kept []*candidate) bool {
 	return false
 }
 
-func (pkg *Package) drop(h mneme.Hit, rank int, reason string) {
-	pkg.Dropped = append(pkg.Dropped, Dropped{ID: h.ID, Rank: rank, Score: h.Score, Reason: reason})
+func (pkg *Package) drop(c *candidate, reason string) {
+	pkg.Dropped = append(pkg.Dropped, Dropped{ID: c.hit.ID, Rank: c.rank, Score: c.hit.Score, Reason: reason, Lane: c.lane})
 }
 
 // compress keeps the sentences of text that hold a query term, merged

@@ -191,3 +191,49 @@ func TestSentences(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestHyDEProvenance: a package built with HyDE names the hypothesis its
+// recall embedded (generator, version, hash of the text, supplied or
+// not); one supplied for another query is refused.
+func TestHyDEProvenance(t *testing.T) {
+	eng := engine(t, turns()...)
+	req := func(query, hyde string) contextpack.Request {
+		var r contextpack.Request
+		if err := mneme.DecodeStrict([]byte(`{"query":"`+query+`","hyde":`+hyde+`}`), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	text := "The release moved to Thursday."
+	sum := sha256.Sum256([]byte(text))
+	for _, c := range []struct {
+		name, hyde string
+		want       mneme.HyDEProvenance
+	}{
+		{"supplied", `{"hypothesis":"` + text + `","query":"why did the release move","generator_id":"agent","generator_version":"3"}`,
+			mneme.HyDEProvenance{GeneratorID: "agent", GeneratorVersion: "3", HypothesisSHA256: hex.EncodeToString(sum[:]), Supplied: true}},
+		{"generated", `true`, mneme.HyDEProvenance{GeneratorID: mneme.PRFGeneratorID, GeneratorVersion: mneme.PRFGeneratorVersion}},
+	} {
+		pkg := build(t, eng, req("why did the release move", c.hyde))
+		if pkg.HyDE == nil {
+			t.Fatalf("%s: no hyde provenance in the package", c.name)
+		}
+		got := *pkg.HyDE
+		if !c.want.Supplied {
+			if len(got.HypothesisSHA256) != 64 {
+				t.Errorf("%s: hash %q", c.name, got.HypothesisSHA256)
+			}
+			got.HypothesisSHA256 = ""
+		}
+		if got != c.want {
+			t.Errorf("%s: provenance %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if pkg := build(t, eng, req("why did the release move", "false")); pkg.HyDE != nil {
+		t.Errorf("no hyde asked, provenance %+v", pkg.HyDE)
+	}
+	r := req("why did the release move", `{"hypothesis":"`+text+`","query":"who adopted a cat","generator_id":"agent"}`)
+	if _, err := contextpack.Build(context.Background(), eng, r, mneme.Internal); mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), "is not the request's query") {
+		t.Fatalf("hypothesis for another query: %v", err)
+	}
+}

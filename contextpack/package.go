@@ -22,11 +22,17 @@ type Package struct {
 	// tokens, for the memories in the package (1: nothing cut).
 	CompressionRatio float64 `json:"compression_ratio"`
 	Candidates       int     `json:"candidates"` // recall hits considered
+	// ReusableBudget is the reusable block's share of the budget, when the
+	// request asked for one (Request.Reusable).
+	ReusableBudget int `json:"reusable_budget,omitempty"`
 
 	Mode           mneme.Mode `json:"mode"`
 	Degraded       bool       `json:"degraded,omitempty"`
 	DegradedReason string     `json:"degraded_reason,omitempty"`
 	Stages         []Stage    `json:"stages"`
+	// HyDE names the hypothesis the recall embedded beside the query (HyDE):
+	// its generator and version and the hash of its text.
+	HyDE *mneme.HyDEProvenance `json:"hyde,omitempty"`
 	// Cache is hit or miss for each kind of cached result consulted.
 	Cache  mneme.CacheStatus `json:"cache_status"`
 	TookMS float64           `json:"took_ms"`
@@ -45,7 +51,10 @@ type Group struct {
 	Session string `json:"session,omitempty"`
 	Project string `json:"project"`
 	Date    string `json:"date"` // of the first memory, or "first – last"
-	Items   []Item `json:"items"`
+	// Lane is "reusable" for the block of validated and published
+	// memories (Request.Reusable), first in the package; else empty.
+	Lane  string `json:"lane,omitempty"`
+	Items []Item `json:"items"`
 }
 
 // Item is one memory in the package: the spans of its text kept.
@@ -57,6 +66,15 @@ type Item struct {
 	Spans  []Span  `json:"spans"`
 	Whole  bool    `json:"whole"`  // the spans hold all of the record's text
 	Tokens int     `json:"tokens"` // of its line in Text
+	// Lane is "reusable" for a memory of the reusable block, and Status
+	// then its status (validated or published).
+	Lane   string       `json:"lane,omitempty"`
+	Status mneme.Status `json:"status,omitempty"`
+	// ExpandedFrom and Relation mark a memory expansion added (expand):
+	// the hit it was added for, and how it relates to it (before, after,
+	// supersedes, or a link's type: derived_from, relates_to, follows).
+	ExpandedFrom string `json:"expanded_from,omitempty"`
+	Relation     string `json:"relation,omitempty"`
 }
 
 // Span is a byte range of a record's text, copied into the package.
@@ -85,6 +103,7 @@ type Dropped struct {
 	Rank   int     `json:"rank"`
 	Score  float64 `json:"score"`
 	Reason string  `json:"reason"`
+	Lane   string  `json:"lane,omitempty"` // "reusable": of the reusable block
 }
 
 // Stage is how long one stage of the build took.

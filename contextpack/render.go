@@ -32,6 +32,13 @@ func source(r *mneme.Record) string {
 	return relpath.Display(r.Source.URI)
 }
 
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func day(t time.Time) string { return t.Format(time.DateOnly) }
 
 // header is a group's header line: source, session and date (first and
@@ -93,22 +100,31 @@ func (pkg *Package) render(kept []*candidate) {
 	for _, k := range keys {
 		slices.SortStableFunc(byKey[k], inOrder)
 	}
-	slices.SortStableFunc(keys, func(a, b string) int { return inOrder(byKey[a][0], byKey[b][0]) })
+	slices.SortStableFunc(keys, func(a, b string) int { // the reusable block first
+		return cmp.Or(cmp.Compare(boolInt(a != LaneReusable), boolInt(b != LaneReusable)), inOrder(byKey[a][0], byKey[b][0]))
+	})
 	pkg.Groups, pkg.Citations = make([]Group, 0, len(keys)), make([]Citation, 0, len(kept))
 	var b strings.Builder
 	n := 0
 	for _, k := range keys {
 		cs := byKey[k]
 		first, last := cs[0].hit.Record, cs[len(cs)-1].hit.Record
-		g := Group{Header: header(first, last), Source: source(first), Session: first.SessionID, Project: first.Project,
-			Date: dates(first, last)}
+		g := Group{Header: groupHeader(cs[0], cs[len(cs)-1]), Source: source(first), Session: first.SessionID, Project: first.Project,
+			Date: dates(first, last), Lane: cs[0].lane}
+		if g.Lane != "" {
+			g.Source, g.Session = "", ""
+		}
 		b.WriteString(g.Header + "\n")
 		for _, c := range cs {
 			n++
 			r := c.hit.Record
 			line := fmt.Sprintf("[%d] %s\n", n, c.line)
 			b.WriteString(line)
-			it := Item{N: n, ID: r.ID, Score: c.hit.Score, Rank: c.rank, Tokens: c.tokens, Spans: make([]Span, len(c.spans))}
+			it := Item{N: n, ID: r.ID, Score: c.hit.Score, Rank: c.rank, Tokens: c.tokens, Spans: make([]Span, len(c.spans)), Lane: c.lane}
+			if c.lane == LaneReusable {
+				it.Status = r.Status
+			}
+			it.ExpandedFrom, it.Relation = c.hit.Expansion()
 			it.Whole = strings.TrimSpace(r.Text) == c.line
 			sum := mneme.TextHash(r.Text)
 			for i, s := range c.spans {

@@ -21,6 +21,10 @@ const (
 type Request struct {
 	mneme.RecallRequest
 	Budget Budget `json:"budget,omitempty"` // tokens; left out: DefaultBudget
+	// Reusable adds up to this many validated or published memories in a
+	// block of their own, with ReusableShare of the budget (0 to
+	// MaxReusable; 0: no block).
+	Reusable int `json:"reusable,omitempty"`
 	// VerificationToken and AnswerScope ask for the answer verified for
 	// the package (see VerifiedAnswer): both or neither.
 	VerificationToken *string `json:"verification_token,omitempty"`
@@ -73,6 +77,9 @@ func (r *Request) Recall(now time.Time, clearance mneme.Sensitivity) (mneme.Quer
 		return mneme.Query{}, 0, mneme.Invalid("query is empty: give the question the package should answer")
 	}
 	if _, err := r.Proof(); err != nil {
+		return mneme.Query{}, 0, err
+	}
+	if err := CheckReusable(r.Reusable); err != nil {
 		return mneme.Query{}, 0, err
 	}
 	q, err := r.ToQuery(now, clearance)

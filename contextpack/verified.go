@@ -154,7 +154,7 @@ func AssembleFor(ctx context.Context, eng *mneme.Engine, req Request, q mneme.Qu
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := Assemble(ctx, eng, q, budget)
+	pkg, err := AssembleLanes(ctx, eng, q, budget, req.Reusable)
 	if err == nil {
 		FindAnswer(ctx, eng, q, pkg, proof)
 	}

@@ -58,7 +58,7 @@ func PutAnswer(ctx context.Context, eng *mneme.Engine, em Embedder, embedderID s
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := contextpack.Assemble(ctx, eng, q, budget)
+	pkg, err := contextpack.AssembleLanes(ctx, eng, q, budget, r.Request.Reusable)
 	if err != nil {
 		return nil, err
 	}

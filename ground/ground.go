@@ -26,29 +26,38 @@ import (
 
 // Reason codes, for programs.
 const (
-	EmptyAnswer          = "empty_answer"
-	EmptyPackage         = "empty_package"
-	UnsupportedClaim     = "unsupported_claim"
-	NumberNotInEvidence  = "number_not_in_evidence"
-	EntityNotInEvidence  = "entity_not_in_evidence"
-	TermsNotInEvidence   = "terms_not_in_evidence"
-	SupportedByMeaning   = "supported_by_meaning_only"
+	EmptyAnswer         = "empty_answer"
+	EmptyPackage        = "empty_package"
+	UnsupportedClaim    = "unsupported_claim"
+	NumberNotInEvidence = "number_not_in_evidence"
+	EntityNotInEvidence = "entity_not_in_evidence"
+	TermsNotInEvidence  = "terms_not_in_evidence"
+	SupportedByMeaning  = "supported_by_meaning_only"
+	// A sentence's value differs from what its best supporting evidence
+	// says: another number, another date (month, year, weekday or day of
+	// a month), another name in the role (or a name the evidence names
+	// only as rejected: "chosen over MongoDB"), or the opposite polarity
+	// (one says "not", "never" or "no" and the other does not).
+	NumberMismatch       = "number_mismatch"
+	DateMismatch         = "date_mismatch"
+	EntityMismatch       = "entity_mismatch"
+	Negation             = "negation"
 	MaxAnswerBytes       = 64 << 10
 	maxSupportsListed    = 3
 	semanticFloor        = 0.25 // cosine under this counts as no similarity
 	semanticWeight       = 0.35 // of the score, when an embedder is there
-	numberPenalty        = 0.35
-	entityPenalty        = 0.2
 	defaultLexicalWeight = 1 - semanticWeight
 )
 
 // The score from which a sentence is supported, with an embedder and
-// with words alone: calibrated on 1,512 pairs built from LoCoMo dev
-// (`mneme bench ground`, docs/performance.md), each the lowest
-// threshold whose precision of supported is at least 0.98.
+// with words alone: one threshold, since the model only lifts a
+// paraphrase's score (see judge). It is the threshold of words alone
+// calibrated on LoCoMo dev pairs (the lowest whose precision of supported
+// was at least 0.98: 0.55), carried onto the score's scale (see scale:
+// 0.1 + 0.9·t). `mneme bench ground` measures it (docs/performance.md).
 const (
-	Threshold        = 0.35
-	LexicalThreshold = 0.55
+	Threshold        = 0.6
+	LexicalThreshold = 0.6
 )
 
 // Request is an answer to check and the package it was written from.
@@ -142,11 +151,11 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 		res.TookMS = ms(time.Since(start))
 		return res, nil
 	}
-	all := vocabulary(spans)
+	all, facts := vocabulary(spans), factsOf(spans)
 	verdicts := make([]Sentence, len(sents))
 	var open []int // the sentences words alone leave undecided
 	for i, s := range sents {
-		verdicts[i] = judge(req.Answer, s, spans, all, nil, em != nil, res.Threshold)
+		verdicts[i] = judge(req.Answer, s, spans, all, facts, nil, em != nil, res.Threshold)
 		if em != nil && (req.Exhaustive || !decided(verdicts[i], res.Threshold)) {
 			open = append(open, i)
 		}
@@ -157,7 +166,7 @@ func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*R
 		return nil, err
 	}
 	for _, i := range open {
-		verdicts[i] = judge(req.Answer, sents[i], spans, all, vecs.sentence(i), true, res.Threshold)
+		verdicts[i] = judge(req.Answer, sents[i], spans, all, facts, vecs.sentence(i), true, res.Threshold)
 	}
 	stage("meaning")
 	if rep != nil {
@@ -220,6 +229,9 @@ type span struct {
 	text     string
 	stems    map[string]bool
 	words    map[string]bool // folded words, and the parts of its date
+	sents    []evSentence
+	base     string // the words of its date
+	dates    string // the words of the dates its text may mean (dateWords)
 	vec      []float32
 	semantic float64
 }
@@ -237,10 +249,13 @@ func evidence(p *contextpack.Package) []*span {
 			for _, s := range it.Spans {
 				sp := &span{n: it.N, id: it.ID, r: contextpack.Range{Start: s.Start, End: s.End}, text: s.Text,
 					stems: map[string]bool{}, words: map[string]bool{}}
-				for _, w := range textnorm.Words(s.Text + " " + dateWords(date)) {
+				sp.dates = dateWords(date, s.Text)
+				sp.base, _, _ = strings.Cut(sp.dates, "\n")
+				for _, w := range textnorm.Words(s.Text + " " + sp.dates) {
 					sp.words[w] = true
 					sp.stems[bm25.Stem(w)] = true
 				}
+				sp.sents = sentencesOf(s.Text)
 				out = append(out, sp)
 			}
 		}
@@ -248,13 +263,49 @@ func evidence(p *contextpack.Package) []*span {
 	return out
 }
 
-// dateWords spells a 2006-01-02 date as the words an answer would use.
-func dateWords(date string) string {
+// dateWords spells a 2006-01-02 date as the words an answer would use
+// (its first line); when text speaks of a time relative to it, the days
+// it may mean too (see relativeDays), and the month and year before for
+// "last month" and "last year": an answer gives the day meant.
+func dateWords(date, text string) string {
 	t, err := time.Parse(time.DateOnly, date)
 	if err != nil {
 		return ""
 	}
-	return t.Format("2006 January 2 Jan")
+	const layout = "2006 January 2 Jan Monday"
+	words := []string{t.Format(layout) + "\n"}
+	days := map[int]bool{}
+	for _, w := range textnorm.Words(text) {
+		for _, d := range relativeDays[w] {
+			days[d] = true
+		}
+		switch w {
+		case "month":
+			words = append(words, t.AddDate(0, -1, 0).Format("January"))
+		case "year":
+			words = append(words, t.AddDate(-1, 0, 0).Format("2006"))
+		}
+	}
+	for d := range days {
+		words = append(words, t.AddDate(0, 0, d).Format(layout))
+	}
+	return strings.Join(words, " ")
+}
+
+// relativeDays are the days, from a text's date, that its words may mean.
+var relativeDays = map[string][]int{
+	"yesterday": {-1}, "tomorrow": {1}, "tonight": {0},
+	"last": week(-1), "past": week(-1), "recently": week(-1), "weekend": week(-1), "ago": week(-1), "earlier": week(-1),
+	"next": week(1),
+}
+
+// week is the seven days after (dir 1) or before (-1) a day.
+func week(dir int) []int {
+	out := make([]int, 7)
+	for i := range out {
+		out[i] = dir * (i + 1)
+	}
+	return out
 }
 
 // vocabulary is every word and stem of the evidence.
@@ -274,7 +325,7 @@ func vocabulary(spans []*span) map[string]bool {
 // judge scores one sentence of the answer against the spans: on words
 // alone without a model, else on words and meaning (vec, the sentence's
 // vector; nil scores it with no similarity, a lower bound).
-func judge(answer string, s contextpack.Range, spans []*span, all map[string]bool, vec []float32, model bool, threshold float64) Sentence {
+func judge(answer string, s contextpack.Range, spans []*span, all map[string]bool, f *evidenceFacts, vec []float32, model bool, threshold float64) Sentence {
 	text := answer[s.Start:s.End]
 	v := Sentence{Start: s.Start, End: s.End, Support: []Support{}, MissingTerms: []string{}, MissingNumbers: []string{}, MissingNames: []string{}, Reasons: []string{}}
 	terms := textnorm.Terms(text)
@@ -335,14 +386,13 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 		}
 	}
 	v.MissingNumbers, v.MissingNames = missing(text, all)
+	// Words that all are in the evidence support a sentence whatever the
+	// model says; the model lifts a paraphrase.
 	score := v.Lexical
-	if model {
-		score = defaultLexicalWeight * v.Lexical
-	}
 	if vec != nil {
 		x := round(best)
 		v.Semantic = &x
-		score += semanticWeight * max(0, (best-semanticFloor)/(1-semanticFloor))
+		score = max(score, defaultLexicalWeight*v.Lexical+semanticWeight*max(0, (best-semanticFloor)/(1-semanticFloor)))
 	}
 	if len(v.MissingNumbers) > 0 {
 		v.Reasons = append(v.Reasons, NumberNotInEvidence)
@@ -350,7 +400,8 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 	if len(v.MissingNames) > 0 {
 		v.Reasons = append(v.Reasons, EntityNotInEvidence)
 	}
-	v.Score = round(max(0, min(1, score-penalty(v))))
+	v.Reasons = append(v.Reasons, mismatches(text, f)...)
+	v.Score = round(scale(max(0, min(1, score)), factor(v)))
 	v.Supported = v.Score >= threshold
 	if !v.Supported {
 		v.Reasons = append([]string{UnsupportedClaim}, v.Reasons...)
@@ -361,17 +412,34 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 	return v
 }
 
-// penalty is what a sentence's numbers and names missing from the
-// evidence take off its score.
-func penalty(v Sentence) float64 {
-	p := 0.0
-	if len(v.MissingNumbers) > 0 {
-		p += numberPenalty
+// scale maps a sentence's support to its score: a sentence nothing
+// contradicts scores from unflaggedFloor (no word in the evidence) to 1,
+// one the evidence contradicts keeps f of its support, under
+// mismatchFactor: a contradiction says more against a sentence than
+// words missing from its evidence.
+func scale(support, f float64) float64 {
+	if f < 1 {
+		return support * f
 	}
-	if len(v.MissingNames) > 0 {
-		p += entityPenalty
+	return unflaggedFloor + (1-unflaggedFloor)*support
+}
+
+// factor is the share of its score a sentence keeps: mismatchFactor for
+// each kind of value it has otherwise than its evidence (a number, a
+// date, a name missing or given as another, the polarity).
+func factor(v Sentence) float64 {
+	f := 1.0
+	for _, r := range v.Reasons {
+		switch r {
+		case NumberMismatch, DateMismatch, EntityMismatch, EntityNotInEvidence, Negation:
+			f *= mismatchFactor
+		case NumberNotInEvidence:
+			if !slices.Contains(v.Reasons, NumberMismatch) && !slices.Contains(v.Reasons, DateMismatch) {
+				f *= mismatchFactor
+			}
+		}
 	}
-	return p
+	return f
 }
 
 // decided reports whether a sentence judged with the model but without its
@@ -380,8 +448,8 @@ func penalty(v Sentence) float64 {
 // sentences of an answer written from its package are supported by words
 // alone, and embedding is nearly all of a check's cost.
 func decided(v Sentence, threshold float64) bool {
-	words := defaultLexicalWeight*v.Lexical - penalty(v)
-	return words >= threshold || words+semanticWeight < threshold
+	f := factor(v)
+	return scale(v.Lexical, f) >= threshold || scale(max(v.Lexical, defaultLexicalWeight*v.Lexical+semanticWeight), f) < threshold
 }
 
 // missing lists the numbers and names of text that no evidence holds. A
@@ -394,10 +462,10 @@ func missing(text string, all map[string]bool) (numbers, names []string) {
 		w := textnorm.Fold(raw)
 		switch {
 		case strings.IndexFunc(raw, unicode.IsDigit) >= 0:
-			if !all[w] && !all[strings.TrimLeft(w, "0")] {
+			if !all[w] && !all[strings.TrimLeft(w, "0")] && !slices.Contains(numbers, raw) {
 				numbers = append(numbers, raw)
 			}
-		case isName(raw, first) && !all[w] && !all[bm25.Stem(w)]:
+		case isName(raw, first) && !all[w] && !all[bm25.Stem(w)] && !monthNames[w] && !dayNames[w] && !slices.Contains(names, raw):
 			names = append(names, raw)
 		}
 		first = false

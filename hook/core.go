@@ -34,6 +34,11 @@ type Core struct {
 	Lexical bool
 	// NoContext skips the session-start package (imports print none).
 	NoContext bool
+	// Abstract, when set, is handed the session's summary request after
+	// the extractive summary is written, to write an abstractive one
+	// where the host does not wait (a language model may take seconds):
+	// it must return at once.
+	Abstract func(consolidate.Request)
 }
 
 // Handle acts on ev and returns what to print on the host's stdout.
@@ -94,8 +99,8 @@ type capture struct {
 func (p *capture) run(ctx context.Context, a Adapter) ([]byte, error) {
 	switch p.ev.Kind {
 	case Start:
-		if err := p.flush(ctx, p.session(nil)); err != nil || p.NoContext {
-			return nil, err
+		if p.NoContext {
+			return nil, p.flush(ctx, p.session(nil))
 		}
 		return p.start(ctx, a)
 	case Prompt:
@@ -176,7 +181,8 @@ func (p *capture) tool(ctx context.Context) error {
 
 // end closes the session (its summary from the counts the hooks kept),
 // then consolidates its episodes into a summary that cites them:
-// extractive, so no language model can hold up the host.
+// extractive, so no language model can hold up the host; with Abstract
+// set, an abstractive one is started off the host's path, to supersede it.
 func (p *capture) end(ctx context.Context) error {
 	ended := p.ev.At
 	if err := p.flush(ctx, p.session(&ended)); err != nil {
@@ -185,18 +191,32 @@ func (p *capture) end(ctx context.Context) error {
 	if p.st.Prompts+p.st.Calls == 0 {
 		return nil
 	}
-	_, err := consolidate.Summarize(ctx, p.Eng, consolidate.Request{
+	req := consolidate.Request{
 		Project: p.repo.Project, Since: p.st.Started.Add(-time.Second).UTC().Format(time.RFC3339),
 		Until: ended.Add(time.Second).UTC().Format(time.RFC3339), Tags: []string{"ops"},
-		Kinds: []string{"turn", "tool_call"}, Strategy: consolidate.Extractive})
-	if err != nil && mneme.ErrorCode(err) != mneme.ENOTFOUND {
+		Kinds: []string{"turn", "tool_call"}, Session: p.ev.Session, Strategy: consolidate.Extractive}
+	_, err := consolidate.Summarize(ctx, p.Eng, req)
+	switch {
+	case err != nil && mneme.ErrorCode(err) != mneme.ENOTFOUND:
 		Log(p.Home, "%s %s: summarize: %v", p.ev.Host, p.ev.Name, err)
+	case err == nil && p.Abstract != nil:
+		req.Strategy = consolidate.Abstractive
+		p.Abstract(req)
 	}
 	return nil
 }
 
-// start is the session-start context package for the project, marked so
-// that it is recognised if it comes back.
+// LeadFacts is how many of the project's newest facts and how-tos lead
+// the session-start package, whatever words they share with its query:
+// what a person remembered for the project reaches the agent.
+const LeadFacts = 20
+
+// start builds the session-start context package for the project, then
+// writes the session record, and prints the package marked, so that it is
+// recognised if it comes back. The package is read before the write and
+// carried over it (contextpack.Carry: the bare session record shows in no
+// package), so the next start finds it in the result cache unless
+// something else was written since.
 func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 	budget := p.Budget
 	if budget == 0 {
@@ -209,43 +229,22 @@ func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 		req.Mode = mneme.Lexical
 	}
 	q, n, err := req.Recall(p.Eng.Now(), mneme.Internal)
-	if err != nil {
-		return nil, err
+	var pkg *contextpack.Package
+	if err == nil {
+		pkg, err = contextpack.AssembleLed(ctx, p.Eng, q, n, LeadFacts)
 	}
-	lead, err := p.lead(ctx)
-	if err != nil {
-		return nil, err
+	session := p.session(nil)
+	if werr := p.flush(ctx, session); werr != nil || err != nil {
+		return nil, errors.Join(werr, err)
 	}
-	pkg, err := contextpack.AssembleLed(ctx, p.Eng, q, n, lead)
-	if err != nil {
-		return nil, err
+	if len(session) > 0 {
+		contextpack.CarryLed(ctx, p.Eng, q, n, LeadFacts, pkg)
 	}
 	if len(pkg.Citations) == 0 {
 		return nil, nil
 	}
 	head := fmt.Sprintf("Memory from mneme for project %s (cite as [n]; `mneme get ID` shows a memory):\n", p.repo.Project)
 	return a.Inject(p.ev, Mark(head+pkg.Text)), nil
-}
-
-// leadFacts is how many of the project's newest facts and how-tos lead
-// the session-start package.
-const leadFacts = 20
-
-// lead is the project's newest facts and how-tos that people and agents
-// stored (summaries of sessions are left to the recall): what a session
-// must start with, though they share no word with the package's query.
-func (p *capture) lead(ctx context.Context) ([]*mneme.Record, error) {
-	recs, _, err := p.Eng.List(ctx, mneme.Filter{Project: p.repo.Project, Types: []mneme.Type{mneme.Semantic, mneme.Procedural}}, 4*leadFacts, "")
-	if err != nil {
-		return nil, err
-	}
-	lead := recs[:0]
-	for _, r := range recs {
-		if len(lead) < leadFacts && r.Kind != "summary" {
-			lead = append(lead, r)
-		}
-	}
-	return lead, nil
 }
 
 // ownTool reports whether a tool is mneme's own (its MCP tools, by the

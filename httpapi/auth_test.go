@@ -9,6 +9,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // mcpStub stands in for the MCP handler: it answers with the caller's
@@ -99,7 +100,7 @@ func TestAuth(t *testing.T) {
 	if n := strings.Count(string(exp.body), "\n"); exp.status != 200 || n != 1 {
 		t.Fatalf("export by a token for alpha: %d, %d lines", exp.status, n)
 	}
-	var st mneme.Stats
+	var st jobs.Stats
 	e.want(e.do("GET", "/v1/stats", &duo, nil), 200, &st)
 	if st.Total != 2 || len(st.Projects) != 2 || st.Projects[0].Project != "alpha" || st.Projects[1].Project != "beta" {
 		t.Fatalf("stats for a token covering alpha and beta: %+v", st)
@@ -136,7 +137,7 @@ func TestStatsClearance(t *testing.T) {
 		total, projects int
 		secret          int
 	}{{&reader, 1, 1, 0}, {&writer, 1, 1, 0}, {&cleared, 2, 2, 1}} {
-		var st mneme.Stats
+		var st jobs.Stats
 		e.want(e.do("GET", "/v1/stats", c.tok, nil), http.StatusOK, &st)
 		if st.Total != c.total || len(st.Projects) != c.projects || st.Secret != c.secret {
 			t.Errorf("%s: %+v", c.tok.Name, st)

@@ -50,3 +50,20 @@ func TestContextBatch(t *testing.T) {
 		http.StatusBadRequest, mneme.EINVALID, "requests[1]:")
 	e.wantError(e.do("POST", "/v1/context/batch", nil, map[string]any{"requests": []map[string]any{}}), http.StatusBadRequest, mneme.EINVALID, "")
 }
+
+// TestContextHyDE: a package made with HyDE names the hypothesis (its
+// generator, version and hash); a supplied hypothesis written for
+// another query is a 400.
+func TestContextHyDE(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	e.remember(nil, mneme.RememberRequest{Text: "Releases are cut on Tuesdays.", Project: "demo"})
+	hyde := map[string]any{"hypothesis": "We cut releases on Tuesday.", "query": "when are releases cut", "generator_id": "agent", "generator_version": "2"}
+	var pkg contextpack.Response
+	e.want(e.do("POST", "/v1/context", nil, map[string]any{"query": "when are releases cut", "project": "demo", "hyde": hyde}), http.StatusOK, &pkg)
+	if h := pkg.HyDE; h == nil || h.GeneratorID != "agent" || h.GeneratorVersion != "2" || len(h.HypothesisSHA256) != 64 || !h.Supplied {
+		t.Fatalf("hyde provenance: %+v", pkg.HyDE)
+	}
+	hyde["query"] = "what is for lunch"
+	e.wantError(e.do("POST", "/v1/context", nil, map[string]any{"query": "when are releases cut", "project": "demo", "hyde": hyde}),
+		http.StatusBadRequest, mneme.EINVALID, "is not the request's query")
+}

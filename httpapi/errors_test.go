@@ -9,6 +9,7 @@ import (
 	"github.com/mneme-ai/mneme/embed/hash"
 	"github.com/mneme-ai/mneme/httpapi"
 	"github.com/mneme-ai/mneme/internal/access"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // TestErrors sends bad input to every kind of route: each gets its status,
@@ -111,7 +112,7 @@ func TestUnavailable(t *testing.T) {
 	if w.PendingEmbeddings != 1 || w.PendingReason != "the embedding provider is down" {
 		t.Fatalf("remember with the provider down: %+v", w)
 	}
-	var st mneme.Stats
+	var st jobs.Stats
 	e.want(e.do("GET", "/v1/stats", nil, nil), http.StatusOK, &st)
 	if st.PendingEmbeddings != 1 || st.EmbedderError == nil {
 		t.Fatalf("stats with a memory pending: %+v", st)

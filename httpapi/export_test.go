@@ -28,7 +28,7 @@ var ListParams = listParams
 var BodyTypes = map[string]any{
 	"Health": healthReply{}, "Error": errorBody{}, "ErrorDetail": errorDetail{},
 	"RecallResults": recallResults{}, "ContextResults": contextResults{},
-	"ForgetRequest": forgetRequest{}, "OpsPruneRequest": opsPruneRequest{},
+	"ForgetRequest": forgetRequest{}, "LinkBody": linkBody{}, "LinkResult": mneme.LinkResult{}, "OpsPruneRequest": opsPruneRequest{},
 	"ContextRequest": contextpack.Request{}, "ContextPackage": contextpack.Package{}, "ContextResponse": contextpack.Response{},
 	"ContextGroup": contextpack.Group{}, "ContextItem": contextpack.Item{}, "ContextSpan": contextpack.Span{},
 	"GroundRequest": ground.Request{}, "GroundResult": ground.Result{}, "GroundSentence": ground.Sentence{}, "GroundSupport": ground.Support{},

@@ -13,7 +13,7 @@ import (
 
 // listParams are the query parameters of GET /v1/memories: the filters of
 // `mneme list`.
-var listParams = []string{"project", "type", "kind", "tag", "status", "all_tags", "since", "until", "session", "run", "include_superseded", "limit", "cursor"}
+var listParams = []string{"project", "type", "kind", "tag", "status", "all_tags", "since", "until", "session", "run", "include_superseded", "meta", "limit", "cursor"}
 
 // DefaultLimit is the page size of a list that names none, as in the CLI.
 const DefaultLimit = 20
@@ -32,6 +32,9 @@ func (s *server) list(w http.ResponseWriter, r *http.Request) error {
 		f.Statuses = append(f.Statuses, mneme.Status(st))
 	}
 	f.Project, f.SessionID, f.RunID = q.Get("project"), q.Get("session"), q.Get("run")
+	if f.Meta, err = mneme.ParseMetaMatches(q["meta"]); err != nil {
+		return err
+	}
 	if f.AllTags, err = flag(q, "all_tags"); err != nil {
 		return err
 	}

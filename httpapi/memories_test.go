@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/httpapi"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // TestMemories walks every memory route's happy path on one store; each
@@ -65,7 +66,7 @@ func TestMemories(t *testing.T) {
 		t.Fatalf("patch: %+v", rec)
 	}
 
-	var st mneme.Stats
+	var st jobs.Stats
 	e.want(e.do("GET", "/v1/stats", nil, nil), http.StatusOK, &st)
 	if st.Total != 4 || st.Superseded != 1 {
 		t.Fatalf("stats: %+v", st)

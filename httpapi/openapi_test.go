@@ -86,6 +86,8 @@ func TestOpenAPIOperations(t *testing.T) {
 			if strings.Contains(path, "{id}") { // a fresh record for each, as DELETE forgets it
 				path = strings.Replace(path, "{id}", e.remember(&writer, mneme.RememberRequest{Text: "Target of " + op, Project: "demo"}), 1)
 			}
+			to := e.remember(&writer, mneme.RememberRequest{Text: "Link target of " + op, Project: "demo"}) // a link's other end
+			path = strings.Replace(path, "{to}", to, 1)
 			var body any
 			var header map[string]string
 			if rb, ok := spec["requestBody"].(object); ok {
@@ -99,6 +101,9 @@ func TestOpenAPIOperations(t *testing.T) {
 				if body == nil {
 					t.Fatal("request body without an example")
 				}
+			}
+			if b, ok := body.(object); ok && b["to"] != nil && strings.HasSuffix(path, "/links") {
+				b["to"] = to
 			}
 			if strings.HasPrefix(path, "/v1/code/") { // a repository that exists, under code.roots
 				body.(object)["project_root"] = codeRoot

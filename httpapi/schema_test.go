@@ -10,6 +10,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/httpapi"
+	"github.com/mneme-ai/mneme/jobs"
 	"github.com/mneme-ai/mneme/ops"
 	"github.com/mneme-ai/mneme/quality"
 )
@@ -129,7 +130,7 @@ func TestOpenAPISchemas(t *testing.T) {
 		"RecallRequest": mneme.RecallRequest{}, "Hypothesis": mneme.Hypothesis{}, "Result": mneme.Result{},
 		"RecallResponse": mneme.RecallResponse{}, "Hit": mneme.Hit{}, "Explain": mneme.Explain{}, "RerankExplain": mneme.RerankExplain{},
 		"WriteResult": mneme.WriteResult{}, "ListPage": mneme.ListPage{}, "ForgetResult": mneme.ForgetResult{}, "ForgetFilter": mneme.ForgetFilter{}, "PruneRequest": mneme.PruneRequest{}, "PruneResult": mneme.PruneResult{}, "Patch": mneme.Patch{},
-		"Stats": mneme.Stats{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
+		"Stats": jobs.Stats{}, "JobEntry": jobs.Entry{}, "ProjectStats": mneme.ProjectStats{}, "Hint": mneme.Hint{},
 		"QualityReport": quality.Report{}, "QualityStage": quality.Stage{}, "QualityLanes": quality.Lanes{}, "QualityScores": quality.Scores{},
 		"QualitySummary": quality.Summary{}, "QualityContext": quality.Context{}, "QualityGround": quality.Ground{},
 		"SummarizeRequest": consolidate.Request{}, "SummarizeResponse": consolidate.Response{}, "UsedFilters": consolidate.UsedFilters{},

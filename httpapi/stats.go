@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mneme-ai/mneme/cache"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 // healthReply is the body of GET /v1/health: no counts, since anyone may
@@ -23,13 +24,13 @@ func (s *server) health(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// stats counts the records; a token limited to projects sees only theirs
-// (mneme.Scope.Stats).
+// stats counts the records, with the last run of each job; a token
+// limited to projects sees only theirs (mneme.Scope.Stats, jobs.List).
 func (s *server) stats(w http.ResponseWriter, r *http.Request) error {
 	if _, err := params(r); err != nil {
 		return err
 	}
-	st, err := s.eng.Stats(r.Context())
+	st, err := jobs.StatsOf(r.Context(), s.eng)
 	if err != nil {
 		return err
 	}

@@ -13,11 +13,14 @@ import (
 // A failure after the first line aborts the connection, so a client never
 // mistakes a cut-off export for a whole one.
 func (s *server) export(w http.ResponseWriter, r *http.Request) error {
-	q, err := params(r, "project")
+	q, err := params(r, "project", "meta")
 	if err != nil {
 		return err
 	}
 	f := mneme.Filter{Project: q.Get("project"), Clearance: mneme.ScopeFrom(r.Context()).Reads(), IncludeSuperseded: true, IncludeExpired: true}
+	if f.Meta, err = mneme.ParseMetaMatches(q["meta"]); err != nil {
+		return err
+	}
 	w.Header().Set("Content-Type", "application/x-ndjson") // an error before the first line replaces it
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

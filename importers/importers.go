@@ -25,8 +25,15 @@ import (
 type Format struct {
 	Name    string
 	Summary string
-	// Dir: the format is a folder of files (else one file).
-	Dir   bool
+	// Dir: the format is a folder of files (else one file); Either: a
+	// file or a folder.
+	Dir, Either bool
+	// RepoProject: without --project, the records go to the project of
+	// the repository the path is in, as the hooks name it (so the
+	// session-start package finds them).
+	RepoProject bool
+	// Read, when set, reads path its own way (else Read below does).
+	Read  func(path string) ([]File, error)
 	Parse func(in Input) ([]*mneme.Record, error)
 }
 
@@ -70,6 +77,11 @@ const MaxInputBytes = 256 << 20
 // (symbolic links are not followed, names starting with a dot skipped).
 func Read(f Format, path, project string) (Input, error) {
 	in := Input{Project: project}
+	if f.Read != nil {
+		files, err := f.Read(path)
+		in.Files = files
+		return in, err
+	}
 	st, err := os.Lstat(path)
 	if err != nil {
 		return in, mneme.Invalid("%s: %v", path, err)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,9 @@ type Config struct {
 	Model    string // e.g. llama3.2, gpt-4o-mini
 	APIKey   string // sent as a Bearer token when set (openai)
 	Timeout  time.Duration
+	// Models are the other models of the provider a call may choose
+	// (WithModel); the configuration's llm.models.
+	Models []string
 }
 
 // New checks cfg and returns the generator for its provider.
@@ -64,6 +68,19 @@ func New(cfg Config) (mneme.HypothesisGenerator, error) {
 	return g, nil
 }
 
+// WithModel is the generator of another model of the same provider and
+// server, one of Model and Models: a call may choose among the models the
+// configuration allows, and no other.
+func (g *generator) WithModel(model string) (mneme.HypothesisGenerator, error) {
+	if model != g.cfg.Model && !slices.Contains(g.cfg.Models, model) {
+		allowed := append([]string{g.cfg.Model}, g.cfg.Models...)
+		return nil, mneme.Invalid("model %q is not one this deployment allows: use %s (llm.model and llm.models in config.json)", mneme.Clip(model), strings.Join(allowed, ", "))
+	}
+	c := *g
+	c.cfg.Model = model
+	return &c, nil
+}
+
 // generator is shared by the providers; chat sends the provider's request
 // and returns the model's text.
 type generator struct {
@@ -91,7 +108,7 @@ func (g *generator) Hypothesize(ctx context.Context, query string) (mneme.Hypoth
 			Message: fmt.Sprintf("the language model at %s returned no text; try again or choose another llm.model", g.shown+g.path)}
 	}
 	id, version := g.Generator()
-	return mneme.Hypothesis{Text: text, GeneratorID: id, GeneratorVersion: version}, nil
+	return mneme.Hypothesis{Text: text, Query: query, GeneratorID: id, GeneratorVersion: version}, nil
 }
 
 // hypothesisTokens bounds a hypothesis: 2-4 sentences fit easily.

@@ -87,7 +87,7 @@ func TestRequestAndAnswer(t *testing.T) {
 			defer srv.Close()
 			g := newGen(t, tc.provider, srv.URL+"/", tc.apiKey)
 			h, err := g.Hypothesize(context.Background(), "where is the key?")
-			want := mneme.Hypothesis{Text: "Under the mat, said Ann.", GeneratorID: tc.provider + "/m1", GeneratorVersion: "prompt-1"}
+			want := mneme.Hypothesis{Text: "Under the mat, said Ann.", Query: "where is the key?", GeneratorID: tc.provider + "/m1", GeneratorVersion: "prompt-1"}
 			if err != nil || h != want {
 				t.Fatalf("got %+v, %v; want %+v", h, err, want)
 			}
@@ -172,5 +172,36 @@ func TestNewRejects(t *testing.T) {
 		if g != nil || mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), tc.want) {
 			t.Errorf("New(%+v) = %v, %v; want EINVALID naming %s", tc.cfg, g, err, tc.want)
 		}
+	}
+}
+
+// TestWithModel: a call may choose the configured model or one of
+// Models, no other; the choice keeps the provider and server.
+func TestWithModel(t *testing.T) {
+	g, err := llm.New(llm.Config{Provider: "ollama", BaseURL: "http://127.0.0.1:9", Model: "m1", Models: []string{"m2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.(interface {
+		WithModel(string) (mneme.HypothesisGenerator, error)
+	})
+	for _, c2 := range []struct{ model, id, err string }{
+		{"m2", "ollama/m2", ""},
+		{"m1", "ollama/m1", ""},
+		{"gpt-5", "", `model "gpt-5" is not one this deployment allows: use m1, m2`},
+	} {
+		other, err := c.WithModel(c2.model)
+		if c2.err != "" {
+			if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(mneme.ErrorMessage(err), c2.err) {
+				t.Errorf("%s: %v", c2.model, err)
+			}
+			continue
+		}
+		if id, _ := other.Generator(); err != nil || id != c2.id {
+			t.Errorf("%s: %s, %v", c2.model, id, err)
+		}
+	}
+	if id, _ := g.Generator(); id != "ollama/m1" {
+		t.Errorf("the configured generator changed: %s", id)
 	}
 }

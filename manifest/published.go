@@ -4,6 +4,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/evidence"
+	"github.com/mneme-ai/mneme/jobs"
 	"github.com/mneme-ai/mneme/lanes"
 	"github.com/mneme-ai/mneme/vault"
 )
@@ -24,7 +25,7 @@ var Published = map[string]any{
 	"EvidenceRequest":   evidence.Request{},
 	"Evidence":          evidence.Export{},
 	"ForgetResult":      mneme.ForgetResult{},
-	"Stats":             mneme.Stats{},
+	"Stats":             jobs.Stats{},
 	"DoctorReport":      lanes.Report{},
 	"VaultExportResult": vault.ExportResult{},
 	"VaultImportResult": vault.ImportResult{},

@@ -82,6 +82,8 @@ func TestAccessScopes(t *testing.T) {
 		{"writer", "forget", args{"tags": "x", "dry_run": true}, `"ids":["` + shopID + `"]`},
 		{"admin", "forget", args{"tags": "x", "dry_run": true}, blogID},
 		{"admin", "recall", args{"query": "release"}, blogID},
+		{"writer", "sync", args{}, `EFORBIDDEN: token "writer" covers only some projects and sync touches all of them`},
+		{"admin", "sync", args{}, `"embedded":0`},
 	} {
 		res := call(t, sessions[c.token], c.tool, c.args)
 		if got := text(res); !strings.Contains(got, c.want) {
@@ -115,6 +117,10 @@ func TestAccessScopes(t *testing.T) {
 		{"admin", "mneme://settings", "embedder", ""},
 		{"reader", "mneme://health", `"total": 2`, ""},
 		{"admin", "mneme://health", `"superseded"`, ""},
+		{"admin", "mneme://jobs", `"caller": "admin"`, ""},
+		{"admin", "mneme://health", `"kind": "sync"`, ""},
+		{"reader", "mneme://jobs", `"jobs": []`, ""}, // the store-wide sync is not shop's
+		{"reader", "mneme://health", `"last_jobs": []`, ""},
 	} {
 		got, err := read(c.token, c.uri)
 		switch {

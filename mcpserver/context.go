@@ -15,6 +15,9 @@ import (
 type contextInput struct {
 	recallInput
 	Budget *int `json:"budget,omitempty" jsonschema:"tokens (cl100k_base), 50 to 100000 (default 1500)"`
+	// Reusable adds a block of validated or published memories
+	// (contextpack.Request.Reusable).
+	Reusable int `json:"reusable,omitempty" mcp:"option"`
 	// A verified answer (mneme answer put) is returned for the same token
 	// and answer scope.
 	VerificationToken *string `json:"verification_token,omitempty" jsonschema:"of a verified answer"`
@@ -23,7 +26,7 @@ type contextInput struct {
 
 func (s *server) context(ctx context.Context, _ *mcp.CallToolRequest, in contextInput) (*mcp.CallToolResult, *contextpack.Package, error) {
 	r, err := in.request()
-	req := contextpack.Request{RecallRequest: r, VerificationToken: in.VerificationToken, AnswerScope: in.AnswerScope}
+	req := contextpack.Request{RecallRequest: r, Reusable: in.Reusable, VerificationToken: in.VerificationToken, AnswerScope: in.AnswerScope}
 	if err == nil && in.Budget != nil {
 		err = contextpack.CheckBudget(*in.Budget)
 		req.Budget = contextpack.Budget(*in.Budget)
@@ -68,7 +71,7 @@ type evidenceInput struct {
 // its use, hold or blocked decision (mneme context --evidence-export).
 func (s *server) contextEvidence(ctx context.Context, _ *mcp.CallToolRequest, in evidenceInput) (*mcp.CallToolResult, *evidence.Export, error) {
 	r, err := in.request()
-	req := evidence.Request{Request: contextpack.Request{RecallRequest: r},
+	req := evidence.Request{Request: contextpack.Request{RecallRequest: r, Reusable: in.Reusable},
 		Thresholds: evidence.Thresholds{MinItems: in.MinItems, MinScore: in.MinScore, MinGroundedness: in.MinGroundedness, Degraded: in.Degraded}}
 	if err == nil && in.Budget != nil {
 		err = contextpack.CheckBudget(*in.Budget)

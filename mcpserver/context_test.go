@@ -58,3 +58,24 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestContextHyDE: the context tool's package names its hypothesis; one
+// supplied for another query is a tool error.
+func TestContextHyDE(t *testing.T) {
+	eng, now := newEngine(t, true)
+	if _, err := eng.Remember(context.Background(), []*mneme.Record{{Project: "shop", Text: "The staging deploy failed on the migration lock."}}, mneme.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, eng, now, nil)
+	hyde := args{"hypothesis": "The migration lock timed out.", "query": "why did the deploy fail", "generator_id": "agent"}
+	var pkg contextpack.Package
+	structured(t, call(t, cs, "context", args{"query": "why did the deploy fail", "project": "shop", "options": args{"hyde": hyde}}), &pkg)
+	if h := pkg.HyDE; h == nil || h.GeneratorID != "agent" || len(h.HypothesisSHA256) != 64 || !h.Supplied {
+		t.Fatalf("hyde provenance: %+v", pkg.HyDE)
+	}
+	hyde["query"] = "who broke the build"
+	res := call(t, cs, "context", args{"query": "why did the deploy fail", "project": "shop", "options": args{"hyde": hyde}})
+	if !res.IsError || !strings.Contains(text(res), "is not the request's query") {
+		t.Fatalf("hypothesis for another query: %s", text(res))
+	}
+}

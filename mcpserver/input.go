@@ -161,11 +161,13 @@ func typeSchema(t reflect.Type) map[string]any {
 		return map[string]any{"type": []string{"string", "array"}, "items": map[string]any{"type": "string"}}
 	case reflect.TypeFor[[]json.RawMessage]():
 		return map[string]any{"type": "array", "items": map[string]any{"type": "object"}}
+	case reflect.TypeFor[mneme.MetaFilter]():
+		return map[string]any{"type": "object", "additionalProperties": map[string]any{"type": []string{"string", "number", "boolean"}}}
 	case reflect.TypeFor[*mneme.HyDERequest]():
 		str := map[string]any{"type": "string"}
 		return map[string]any{"type": []string{"boolean", "object"}, "additionalProperties": false,
-			"properties": map[string]any{"hypothesis": str, "generator_id": str, "generator_version": str},
-			"required":   []string{"hypothesis", "generator_id"}}
+			"properties": map[string]any{"hypothesis": str, "query": str, "generator_id": str, "generator_version": str},
+			"required":   []string{"hypothesis", "query", "generator_id"}}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

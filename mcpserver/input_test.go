@@ -42,7 +42,7 @@ func TestRecallInput(t *testing.T) {
 		{"conflicting k", args{"query": "release", "k": 2, "limit": 3}, base, "EINVALID: k and limit"},
 		{"conflicting types", args{"query": "release", "types": "episodic", "memory_type": "semantic"}, base, "EINVALID: types and memory_type"},
 		{"conflicting since", args{"query": "release", "since": "7d", "time_range": args{"start": "2d"}}, base, "EINVALID: time_range.start and since"},
-		{"unknown field", args{"query": "release", "topk": 3}, base, `EINVALID: unknown parameters ["topk"]; recall takes query, project, types, kinds, tags, since, until, k, options {all_tags, statuses, mode,`},
+		{"unknown field", args{"query": "release", "topk": 3}, base, `EINVALID: unknown parameters ["topk"]; recall takes query, project, types, kinds, tags, meta, since, until, k, options {all_tags, statuses, mode,`},
 		{"option", args{"query": "release", "options": args{"mode": "lexical", "min_score": 0.2}}, with(func(u *usedFilters) { u.Mode, u.MinScore = "lexical", 0.2 }), ""},
 		{"option at the top", args{"query": "release", "mode": "lexical"}, with(func(u *usedFilters) { u.Mode = "lexical" }), ""},
 		{"option both ways", args{"query": "release", "mode": "lexical", "options": args{"mode": "lexical"}}, with(func(u *usedFilters) { u.Mode = "lexical" }), ""},
@@ -61,6 +61,15 @@ func TestRecallInput(t *testing.T) {
 		{"k zero", args{"query": "release", "k": 0}, base, "EINVALID: k 0 is out of range: use 1 to 1000"},
 		{"limit zero", args{"query": "release", "limit": 0}, base, "EINVALID: limit 0 is out of range: use 1 to 1000"},
 		{"k negative", args{"query": "release", "k": -3}, base, "EINVALID: k -3 is out of range: use 1 to 1000"},
+		{"meta", args{"query": "release", "meta": args{"tenant": "acme", "document_version": 3}},
+			with(func(u *usedFilters) {
+				u.Meta = mneme.MetaFilter{{Key: "document_version", Value: "3"}, {Key: "tenant", Value: "acme"}}
+			}), ""},
+		{"meta object value", args{"query": "release", "meta": args{"tenant": args{"name": "acme"}}}, base, `EINVALID: meta: validating /properties/meta/additionalProperties: type: map[name:acme] has type "object"`},
+		{"meta array value", args{"query": "release", "meta": args{"tenant": []string{"acme"}}}, base, `has type "array", want one of "string, number, boolean"`},
+		{"meta null value", args{"query": "release", "meta": args{"tenant": nil}}, base, `has type "null", want one of "string, number, boolean"`},
+		{"meta empty key", args{"query": "release", "meta": args{"": "acme"}}, base, "EINVALID: meta filter \"=acme\" has an empty key"},
+		{"meta not an object", args{"query": "release", "meta": "tenant=acme"}, base, "EINVALID: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := call(t, cs, "recall", c.args)

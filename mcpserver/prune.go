@@ -30,7 +30,7 @@ func (s *server) prune(ctx context.Context, _ *mcp.CallToolRequest, in pruneInpu
 	var out mneme.PruneResult
 	if err == nil {
 		out, err = s.eng.Prune(ctx, mneme.PruneRequest{Statuses: statuses(in.Statuses), Expired: in.Expired, DryRun: in.DryRun,
-			ForgetFilter: mneme.ForgetFilter{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags, Before: in.Before, Key: in.Key}})
+			ForgetFilter: mneme.ForgetFilter{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags, Meta: fl.Meta, Before: in.Before, Key: in.Key}})
 	}
 	if err != nil {
 		return nil, mneme.PruneResult{}, fail(err)

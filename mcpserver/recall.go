@@ -25,6 +25,7 @@ type recallInput struct {
 	Kinds             list               `json:"kinds,omitempty" jsonschema:"only these kinds, like decision"`
 	Tags              list               `json:"tags,omitempty" jsonschema:"only records with any of these tags"`
 	AllTags           bool               `json:"all_tags,omitempty" mcp:"option"`
+	Meta              mneme.MetaFilter   `json:"meta,omitempty" jsonschema:"only records whose meta has all these top-level values, like {\"tenant\":\"acme\"}"`
 	Statuses          list               `json:"statuses,omitempty" enum:"active,superseded,draft,validated,published" mcp:"option"`
 	TimeRange         *timeRange         `json:"time_range,omitempty" mcp:"alias"`
 	Since             string             `json:"since,omitempty" jsonschema:"happened from: RFC 3339, a date or an age like 7d"`
@@ -57,7 +58,7 @@ type timeRange struct {
 
 // request maps the input, aliases resolved, onto the shared request.
 func (in *recallInput) request() (mneme.RecallRequest, error) {
-	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
+	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Meta: in.Meta, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
 		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
 		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, NoFeedback: in.NoFeedback, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded,
 		Session: in.Session, Run: in.Run}
@@ -100,6 +101,7 @@ type recallOutput struct {
 	DegradedReason string            `json:"degraded_reason,omitempty"`
 	Unembedded     int               `json:"unembedded,omitempty" jsonschema:"records passing the filters that have no vector yet, so only their words find them (the fix: mneme reindex)"`
 	HeldBack       int               `json:"held_back,omitempty" jsonschema:"hits held back for want of evidence (no query word, meaning below the match floor) that would have ranked among the k; include_unmatched returns them"`
+	Weak           string            `json:"weak,omitempty" jsonschema:"why the hits are weak: a filter left few records and none has evidence, so its best are returned, each marked weak"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	Feedback       []string          `json:"feedback,omitempty" jsonschema:"words of the best hits added to the query for a second search (no_feedback turns it off)"`
 	Cache          mneme.CacheStatus `json:"cache_status"`
@@ -112,21 +114,23 @@ type hit struct {
 	Score   float64        `json:"score"`
 	Record  record         `json:"record"`
 	Explain *mneme.Explain `json:"explain,omitempty"`
+	Weak    bool           `json:"weak,omitempty" jsonschema:"no evidence: returned because the filter left few records and none had any"`
 }
 
 type usedFilters struct {
-	Project   string         `json:"project,omitempty"`
-	Types     []mneme.Type   `json:"types,omitempty"`
-	Kinds     []string       `json:"kinds,omitempty"`
-	Tags      []string       `json:"tags,omitempty"`
-	AllTags   bool           `json:"all_tags,omitempty"`
-	Statuses  []mneme.Status `json:"statuses,omitempty"`
-	Session   string         `json:"session,omitempty"`
-	Run       string         `json:"run,omitempty"`
-	TimeRange *usedRange     `json:"time_range,omitempty"`
-	K         int            `json:"k"`
-	Mode      mneme.Mode     `json:"mode"`
-	MinScore  float64        `json:"min_score,omitempty"`
+	Project   string           `json:"project,omitempty"`
+	Types     []mneme.Type     `json:"types,omitempty"`
+	Kinds     []string         `json:"kinds,omitempty"`
+	Tags      []string         `json:"tags,omitempty"`
+	AllTags   bool             `json:"all_tags,omitempty"`
+	Meta      mneme.MetaFilter `json:"meta,omitempty"`
+	Statuses  []mneme.Status   `json:"statuses,omitempty"`
+	Session   string           `json:"session,omitempty"`
+	Run       string           `json:"run,omitempty"`
+	TimeRange *usedRange       `json:"time_range,omitempty"`
+	K         int              `json:"k"`
+	Mode      mneme.Mode       `json:"mode"`
+	MinScore  float64          `json:"min_score,omitempty"`
 }
 
 type usedRange struct {
@@ -149,23 +153,23 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	}
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
-	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
+	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack, res.Weak), Mode: res.Mode,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, Weak: res.Weak, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
-			AllTags: fl.AllTags, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
+			AllTags: fl.AllTags, Meta: fl.Meta, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {
 		out.UsedFilters.TimeRange = &usedRange{Start: fl.Since, End: fl.Until}
 	}
 	for i, h := range res.Hits {
-		out.Hits[i] = hit{ID: h.ID, Score: h.Score, Record: wrap(h.Record), Explain: h.Explain}
+		out.Hits[i] = hit{ID: h.ID, Score: h.Score, Record: wrap(h.Record), Explain: h.Explain, Weak: h.Weak}
 	}
 	return nil, out, nil
 }
 
 // contextOf is the hits as numbered lines an agent can quote and cite:
 // when it happened, where, what type, the id to get or forget it, the text;
-// then how many were held back.
-func contextOf(hits []mneme.Hit, heldBack int) string {
+// then how many were held back, or why they are weak.
+func contextOf(hits []mneme.Hit, heldBack int, weak string) string {
 	if len(hits) == 0 {
 		return "no memories match" + heldBackNote(" ", heldBack)
 	}
@@ -181,6 +185,9 @@ func contextOf(hits []mneme.Hit, heldBack int) string {
 			text = string(rs[:299]) + "…"
 		}
 		fmt.Fprintf(&b, "[%d] (%s, project %s, %s, id %s) %s\n", i+1, r.EventTime().Format(time.DateOnly), r.Project, r.Type, r.ID, text)
+	}
+	if weak != "" {
+		fmt.Fprintf(&b, "(weak: %s)\n", weak)
 	}
 	return strings.TrimSuffix(b.String(), "\n") + heldBackNote("\n", heldBack)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/cache"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 const tagsTemplate = "mneme://projects/{project}/tags"
@@ -25,6 +26,7 @@ func (s *server) addResources(srv *mcp.Server) {
 		{"mneme://health", "The store, the embedder, the memory counts and the version.", s.health},
 		{"mneme://settings", "The effective configuration, secrets removed.", s.settings},
 		{"mneme://cache", "Cached results by kind: entries, TTL, hits and misses.", s.cacheStats},
+		{"mneme://jobs", "The latest runs of sync, reindex, summarize, ingest and code indexing, newest first: status, counts, cursor, error.", s.jobList},
 	} {
 		name := strings.TrimPrefix(r.uri, "mneme://")
 		srv.AddResource(&mcp.Resource{URI: r.uri, Name: name, Description: r.desc, MIMEType: "application/json"}, jsonResource(r.read))
@@ -97,7 +99,7 @@ func (s *server) tags(ctx context.Context, req *mcp.ReadResourceRequest) (any, e
 }
 
 func (s *server) health(ctx context.Context, req *mcp.ReadResourceRequest) (any, error) {
-	st, err := s.eng.Stats(ctx)
+	st, err := jobs.StatsOf(ctx, s.eng)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +117,7 @@ func (s *server) health(ctx context.Context, req *mcp.ReadResourceRequest) (any,
 		status, embedder["last_error"] = "degraded", st.EmbedderError
 	}
 	return map[string]any{"status": status, "version": s.info.Version, "store": s.info.Store,
-		"embedder": embedder, "records": records}, nil
+		"embedder": embedder, "records": records, "last_jobs": st.LastJobs}, nil
 }
 
 func (s *server) settings(_ context.Context, req *mcp.ReadResourceRequest) (any, error) {

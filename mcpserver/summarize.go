@@ -6,20 +6,25 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/consolidate"
 )
 
 type summarizeInput struct {
-	Project   string `json:"project,omitempty" jsonschema:"project whose episodic memories to summarize (default: default)"`
-	ProjectID string `json:"project_id,omitempty" jsonschema:"alias of project"`
-	Since     string `json:"since" jsonschema:"start of the window: RFC 3339, a date, an age like 7d, or now"`
-	Until     string `json:"until" jsonschema:"end of the window, inclusive: RFC 3339, a date, an age like 1d, or now"`
-	Tags      list   `json:"tags,omitempty" jsonschema:"only memories with any of these tags: an array, or one string with commas"`
-	Kinds     list   `json:"kinds,omitempty" jsonschema:"only these kinds, like turn or handoff: an array, or one string with commas"`
-	Session   string `json:"session,omitempty" jsonschema:"only this session"`
-	Strategy  string `json:"strategy,omitempty" enum:"auto,extractive,abstractive" jsonschema:"extractive (the default: sentences copied from the memories, with dates), abstractive (the configured language model), or auto (the model when it answers)"`
-	MaxWords  *int   `json:"max_words,omitempty" jsonschema:"length of the summary in words, at most (1 to 2000, default 250)"`
-	Limit     *int   `json:"limit,omitempty" jsonschema:"memories summarized at most, oldest first (1 to 1000, default 50)"`
+	Project   string     `json:"project,omitempty" jsonschema:"project whose episodic memories to summarize (default: default)"`
+	ProjectID string     `json:"project_id,omitempty" jsonschema:"alias of project"`
+	TimeRange *timeRange `json:"time_range,omitempty" jsonschema:"the window, as recall's: start and end (or since and until)"`
+	Since     string     `json:"since,omitempty" jsonschema:"start of the window: RFC 3339, a date, an age like 7d, or now"`
+	Until     string     `json:"until,omitempty" jsonschema:"end of the window, inclusive: RFC 3339, a date, an age like 1d, or now"`
+	Type      string     `json:"type,omitempty" enum:"episodic,semantic,procedural" jsonschema:"the memory type summarized (default episodic)"`
+	Tags      list       `json:"tags,omitempty" jsonschema:"only memories with any of these tags: an array, or one string with commas"`
+	Kinds     list       `json:"kinds,omitempty" jsonschema:"only these kinds, like turn or handoff: an array, or one string with commas"`
+	Session   string     `json:"session,omitempty" jsonschema:"only this session"`
+	Strategy  string     `json:"strategy,omitempty" enum:"auto,extractive,abstractive" jsonschema:"extractive (the default: sentences copied from the memories, with dates), abstractive (the configured language model), or auto (the model when it answers)"`
+	MaxWords  *int       `json:"max_words,omitempty" jsonschema:"length of the summary in words, at most (1 to 2000, default 250)"`
+	Limit     *int       `json:"limit,omitempty" jsonschema:"memories summarized at most, oldest first (1 to 1000, default 50)"`
+	Provider  string     `json:"provider,omitempty" mcp:"option"`
+	Model     string     `json:"model,omitempty" mcp:"option"`
 }
 
 func init() { toolTypes["summarize"] = reflect.TypeFor[summarizeInput]() }
@@ -31,9 +36,16 @@ func (s *server) addSummarize(srv *mcp.Server) {
 }
 
 func (in *summarizeInput) request() (consolidate.Request, error) {
-	r := consolidate.Request{Since: in.Since, Until: in.Until, Tags: in.Tags, Kinds: in.Kinds, Session: in.Session, Strategy: consolidate.Strategy(in.Strategy)}
+	r := consolidate.Request{Tags: in.Tags, Kinds: in.Kinds, Session: in.Session, Strategy: consolidate.Strategy(in.Strategy),
+		Type: mneme.Type(in.Type), Provider: in.Provider, Model: in.Model}
+	var tr timeRange
+	if in.TimeRange != nil {
+		tr = *in.TimeRange
+	}
 	var err error
 	r.Project = pick(&err, f("project", in.Project), f("project_id", in.ProjectID))
+	r.Since = pick(&err, f("time_range.start", tr.Start), f("since", in.Since))
+	r.Until = pick(&err, f("time_range.end", tr.End), f("until", in.Until))
 	if in.MaxWords != nil && err == nil {
 		err = consolidate.CheckCount("max_words", *in.MaxWords, consolidate.MaxMaxWords, consolidate.DefaultMaxWords)
 		r.MaxWords = consolidate.MaxWords(*in.MaxWords)

@@ -1,8 +1,14 @@
 package mcpserver
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/jobs"
+	"github.com/mneme-ai/mneme/llm"
 )
 
 func TestSummarizeTool(t *testing.T) {
@@ -52,5 +58,47 @@ func TestSummarizeTool(t *testing.T) {
 		if code, _ := res.Meta["code"].(string); !res.IsError || code != c.code || !strings.Contains(text(res), c.msg) {
 			t.Errorf("%v: error %v code %q: %s; want %s mentioning %q", c.args, res.IsError, code, text(res), c.code, c.msg)
 		}
+	}
+}
+
+// TestSummarizeToolOptions: time_range as recall's, the memory type, a
+// per-call model among those allowed (others are tool errors), and the
+// run in the job ledger.
+func TestSummarizeToolOptions(t *testing.T) {
+	base, now := newEngine(t, true)
+	g, err := llm.New(llm.Config{Provider: "ollama", BaseURL: "http://127.0.0.1:9", Model: "m1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em, _ := hash.New(64)
+	eng := mneme.NewEngine(base.Store(), mneme.WithClock(now), mneme.WithEmbedder(em), mneme.WithHypothesisGenerator(g))
+	cs := connect(t, eng, now, nil)
+	call(t, cs, "remember", args{"text": "Deploys need a green build.", "project": "shop", "type": "procedural", "occurred_at": "2026-04-02T10:00:00Z"})
+	var res struct {
+		SourceIDs []string `json:"source_ids"`
+		Used      struct {
+			Types []string `json:"types"`
+		} `json:"used_filters"`
+	}
+	structured(t, call(t, cs, "summarize", args{"project": "shop", "type": "procedural", "time_range": args{"start": "2026-04-01", "end": "2026-04-03"}}), &res)
+	if len(res.SourceIDs) != 1 || len(res.Used.Types) != 1 || res.Used.Types[0] != "procedural" {
+		t.Fatalf("procedural over time_range: %+v", res)
+	}
+	for _, c := range []struct {
+		in   args
+		want string
+	}{
+		{args{"project": "shop", "type": "procedural", "time_range": args{"start": "2026-04-01", "end": "2026-04-03"}, "options": args{"model": "gpt-5"}}, `EINVALID: model "gpt-5" is not one this deployment allows: use m1`},
+		{args{"project": "shop", "type": "procedural", "time_range": args{"start": "2026-04-01", "end": "2026-04-03"}, "options": args{"provider": "openai"}}, `EINVALID: provider "openai" is not this deployment's`},
+		{args{"project": "shop", "time_range": args{"start": "2026-04-01"}, "until": "2026-04-03", "since": "2026-03-01"}, "time_range.start and since"},
+		{args{"project": "shop"}, "summarize needs a window"},
+	} {
+		if r := call(t, cs, "summarize", c.in); !r.IsError || !strings.Contains(text(r), c.want) {
+			t.Errorf("%v: %s", c.in, text(r))
+		}
+	}
+	es, err := jobs.List(context.Background(), eng, jobs.Query{})
+	if err != nil || len(es) != 1 || es[0].Kind != jobs.KindSummarize || es[0].Status != jobs.Done {
+		t.Fatalf("ledger: %+v, %v", es, err)
 	}
 }

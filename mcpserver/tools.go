@@ -61,13 +61,14 @@ type getInput struct {
 
 // filterInput is the filter list and forget share.
 type filterInput struct {
-	Project    string `json:"project,omitempty" jsonschema:"only this project"`
-	ProjectID  string `json:"project_id,omitempty" mcp:"alias"`
-	Types      list   `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types"`
-	Type       list   `json:"type,omitempty" mcp:"alias"`
-	MemoryType list   `json:"memory_type,omitempty" mcp:"alias"`
-	Kinds      list   `json:"kinds,omitempty" jsonschema:"only these kinds, like decision"`
-	Tags       list   `json:"tags,omitempty" jsonschema:"only records with any of these tags"`
+	Project    string           `json:"project,omitempty" jsonschema:"only this project"`
+	ProjectID  string           `json:"project_id,omitempty" mcp:"alias"`
+	Types      list             `json:"types,omitempty" enum:"episodic,semantic,procedural" jsonschema:"only these types"`
+	Type       list             `json:"type,omitempty" mcp:"alias"`
+	MemoryType list             `json:"memory_type,omitempty" mcp:"alias"`
+	Kinds      list             `json:"kinds,omitempty" jsonschema:"only these kinds, like decision"`
+	Tags       list             `json:"tags,omitempty" jsonschema:"only records with any of these tags"`
+	Meta       mneme.MetaFilter `json:"meta,omitempty" jsonschema:"only records whose meta has all these top-level values, like {\"tenant\":\"acme\"}"`
 }
 
 type listInput struct {
@@ -114,11 +115,13 @@ func (s *server) addTools(srv *mcp.Server) {
 		Description: "List memories, newest first, a page at a time."}, s.list)
 	add(srv, &mcp.Tool{Name: "update", Annotations: &mcp.ToolAnnotations{DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
 		Description: "Change some fields of a stored memory by id; the fields you leave out stay as they are."}, s.update)
+	s.addLink(srv)
 	add(srv, &mcp.Tool{Name: "forget", Annotations: &mcp.ToolAnnotations{OpenWorldHint: &no},
 		Description: "Delete memories by id, or every memory a filter matches. Try dry_run first."}, s.forget)
 	s.addSummarize(srv)
 	s.addPromote(srv)
 	s.addPrune(srv)
+	s.addSync(srv)
 	s.addCode(srv)
 	s.addOps(srv)
 	s.addAnswer(srv)
@@ -201,7 +204,7 @@ func (s *server) update(ctx context.Context, _ *mcp.CallToolRequest, in updateIn
 
 func (in *filterInput) filter() (mneme.Filter, error) {
 	var err error
-	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds,
+	fl := mneme.Filter{Tags: in.Tags, Kinds: in.Kinds, Meta: in.Meta,
 		Types:   types(pick(&err, f("types", in.Types), f("type", in.Type), f("memory_type", in.MemoryType))),
 		Project: pick(&err, f("project", in.Project), f("project_id", in.ProjectID))}
 	return fl, err
@@ -234,7 +237,7 @@ func (s *server) forget(ctx context.Context, _ *mcp.CallToolRequest, in forgetIn
 	var out mneme.ForgetResult
 	if err == nil {
 		out, err = s.eng.Forget(ctx, mneme.ForgetRequest{IDs: in.IDs, DryRun: in.DryRun, ForgetFilter: mneme.ForgetFilter{
-			Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags, Before: in.Before, Key: in.Key}})
+			Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags, Meta: fl.Meta, Before: in.Before, Key: in.Key}})
 	}
 	if err != nil {
 		return nil, mneme.ForgetResult{}, fail(err)

@@ -9,7 +9,7 @@ import (
 
 // AllTools are the tools mneme serves, in the order of tools/list.
 var AllTools = []string{"remember", "recall", "context", "get", "forget", "ops",
-	"list", "update", "ground", "answer", "context_evidence", "summarize", "promote", "prune", "code_context"}
+	"list", "update", "link", "ground", "answer", "context_evidence", "summarize", "promote", "prune", "sync", "code_context"}
 
 // DefaultTools are the tools served when the configuration names none:
 // the ones an agent needs on most turns. Each tool's definition costs

@@ -100,6 +100,9 @@ func Write(ctx context.Context, eng *mneme.Engine, b Batch) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if project == "" { // as the records will be stored: parents are looked up there only
+		project = mneme.DefaultProject
+	}
 	if err := parentsExist(ctx, eng, project, b.Entries); err != nil {
 		return Result{}, err
 	}
@@ -117,31 +120,4 @@ func Write(ctx context.Context, eng *mneme.Engine, b Batch) (Result, error) {
 		out.IDs[i] = r.ID
 	}
 	return out, nil
-}
-
-// parentsExist refuses an entry naming a session that neither the batch
-// nor the store (as the caller sees it) holds.
-func parentsExist(ctx context.Context, eng *mneme.Engine, project string, entries []Entry) error {
-	known := map[string]bool{}
-	for _, e := range entries {
-		if e.Kind == KindSession {
-			known[e.Session] = true
-		}
-	}
-	for i, e := range entries {
-		if known[e.Session] {
-			continue
-		}
-		f := mneme.Filter{Project: project, SessionID: e.Session, Kinds: []string{KindSession}, Tags: []string{Tag},
-			Clearance: mneme.ScopeFrom(ctx).Reads()}
-		recs, _, err := eng.List(ctx, f, 1, "")
-		if err != nil {
-			return err
-		}
-		if len(recs) == 0 {
-			return fieldErr(i, "session", "no session %q in this batch or in project %q: send its session entry first", mneme.Clip(e.Session), project)
-		}
-		known[e.Session] = true
-	}
-	return nil
 }

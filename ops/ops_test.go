@@ -67,6 +67,8 @@ func TestBadInput(t *testing.T) {
 		{"bad host", `{"kind":"session","session":"s2","host":"vim"}`, 1, "host", "not a host"},
 		{"bad sha256", `{"kind":"artifact","session":"s1","path":"a.go","sha256":"abc"}`, 1, "sha256", "64"},
 		{"negative duration", `{"kind":"tool_call","session":"s1","tool":"Bash","duration_ms":-1}`, 1, "duration_ms", "negative"},
+		{"unknown run", `{"kind":"tool_call","session":"s1","run":"r9","tool":"Bash"}`, 1, "run", "no run \"r9\""},
+		{"run of another session", `{"kind":"session","session":"s2"},{"kind":"run","session":"s2","run":"r2"},{"kind":"validation","session":"s1","run":"r2","check":"vet","status":"pass"}`, 3, "run", "belongs to session \"s2\""},
 		{"line break in an id", `{"kind":"validation","session":"s1","check":"go\ntest","status":"pass"}`, 1, "check", "line break"},
 	}
 	for _, c := range cases {
@@ -91,6 +93,48 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("%d records written, want none", n)
 			}
 		})
+	}
+}
+
+// TestRunsMustExist: an entry naming a run finds it in the batch or in
+// the store, in its own session; a run the project does not hold is
+// refused like an unknown session, and nothing is written.
+func TestRunsMustExist(t *testing.T) {
+	ctx := context.Background()
+	eng := open(t)
+	write := func(rows string) error {
+		b, err := ops.Decode([]byte(`{"project":"p","entries":[` + rows + `]}`))
+		if err == nil {
+			_, err = ops.Write(ctx, eng, b)
+		}
+		return err
+	}
+	if err := write(session + `,{"kind":"run","session":"s1","run":"r1","goal":"fix"}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(`{"kind":"tool_call","session":"s1","run":"r1","tool":"Bash"}`); err != nil {
+		t.Fatalf("a stored run: %v", err)
+	}
+	if err := write(`{"kind":"tool_call","session":"s1","run":"r3","tool":"Go"},{"kind":"run","session":"s1","run":"r3"}`); err != nil {
+		t.Fatalf("a run the same batch sends later: %v", err)
+	}
+	before := count(t, eng)
+	for _, c := range []struct{ rows, msg string }{
+		{`{"kind":"tool_call","session":"s1","tool":"Read"},{"kind":"tool_call","session":"s1","run":"r9","tool":"Bash"}`, `entries[1].run: no run "r9"`},
+		{`{"kind":"session","session":"s2"},{"kind":"tool_call","session":"s2","run":"r1","tool":"Bash"}`, `entries[1].run: run "r1" belongs to session "s1"`},
+		{`{"kind":"session","session":"s2"},{"kind":"run","session":"s2","run":"r1"}`, `entries[1].run: run "r1" belongs to session "s1"`},
+	} {
+		err := write(c.rows)
+		if mneme.ErrorCode(err) != mneme.EINVALID || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: err = %v, want %q", c.rows, err, c.msg)
+		}
+	}
+	if n := count(t, eng); n != before {
+		t.Errorf("%d records after refused batches, want %d", n, before)
+	}
+	if _, err := ops.Write(ctx, eng, ops.Batch{Project: "q", Entries: []ops.Entry{{Kind: ops.KindSession, Session: "s1"},
+		{Kind: ops.KindToolCall, Session: "s1", Run: "r1", Tool: "Bash"}}}); err == nil {
+		t.Error("a run of another project was accepted")
 	}
 }
 

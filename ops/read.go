@@ -71,32 +71,25 @@ func (q *Query) filter(now time.Time) mneme.Filter {
 }
 
 // Read returns the entries q selects, oldest first (a session's timeline),
-// through the Engine, so the caller's scope applies.
+// the latest Limit of them, through the Engine's timeline read (the
+// caller's scope applies; only the columns an entry needs are read).
 func Read(ctx context.Context, eng *mneme.Engine, q Query) (Page, error) {
 	if err := q.Check(); err != nil {
 		return Page{}, err
 	}
-	limit := cmp.Or(q.Limit, DefaultLimit)
-	f := q.filter(eng.Now())
+	f := q.filter(time.Time{})
 	f.Clearance = mneme.ScopeFrom(ctx).Reads()
-	out := Page{Entries: []Item{}}
-	err := eng.Each(ctx, f, func(r *mneme.Record) error { // newest first
-		if len(out.Entries) == limit {
-			out.Truncated = true
-			return errStop
-		}
-		if it, ok := fromRecord(r); ok {
-			out.Entries = append(out.Entries, it)
-		}
-		return nil
-	})
-	if err != nil && err != errStop {
+	rows, truncated, err := eng.Timeline(ctx, f, textKinds, cmp.Or(q.Limit, DefaultLimit))
+	if err != nil {
 		return Page{}, err
 	}
-	// Written in the order they happened, entries come newest first: the
-	// reverse is usually sorted already, which is cheaper to check than
-	// to sort.
-	slices.Reverse(out.Entries)
+	out := Page{Entries: make([]Item, 0, len(rows)), Truncated: truncated}
+	for _, r := range rows {
+		if it, ok := fromRow(r); ok {
+			out.Entries = append(out.Entries, it)
+		}
+	}
+	// Rows come by time; entries of the same instant go session first.
 	if !slices.IsSortedFunc(out.Entries, byTime) {
 		slices.SortStableFunc(out.Entries, byTime)
 	}
@@ -112,5 +105,3 @@ func byTime(a, b Item) int {
 // rank orders entries that happened at the same instant: the session
 // first, then its runs, then what happened in them.
 func rank(kind string) int { return slices.Index(Kinds, kind) }
-
-var errStop = mneme.Invalid("stop")

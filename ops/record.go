@@ -114,20 +114,27 @@ func suffix(session, run string) string {
 }
 
 // fromRecord is the entry r stores, with its id.
-func fromRecord(r *mneme.Record) (Item, bool) {
+func fromRecord(r *mneme.Record) (Item, bool) { return fromRow(mneme.RowOf(r, textKinds)) }
+
+// textKinds are the record kinds whose text an entry keeps: a prompt's.
+var textKinds = []string{recordKind(KindPrompt)}
+
+// fromRow is the entry a timeline row stores, with its id; false when the
+// row is not an entry (a record of an entry's kind written otherwise).
+func fromRow(r mneme.TimelineRow) (Item, bool) {
 	var m struct {
 		Ops string `json:"ops"`
 		Entry
 	}
-	if json.Unmarshal(r.Meta, &m) != nil || m.Ops == "" || recordKind(m.Ops) != r.Kind {
+	if decodeMeta(r.Meta, &m.Ops, &m.Entry) != nil || m.Ops == "" || recordKind(m.Ops) != r.Kind {
 		return Item{}, false
 	}
 	e := m.Entry
 	e.Kind, e.Session, e.Run = m.Ops, r.SessionID, r.RunID
-	at := r.EventTime()
+	at := r.At
 	e.At = &at
 	if e.Kind == KindPrompt {
 		e.Text = strings.TrimSuffix(r.Text, suffix(r.SessionID, r.RunID))
 	}
-	return Item{ID: r.ID, Project: r.Project, Superseded: r.Status == mneme.Superseded, Entry: e}, true
+	return Item{ID: r.ID, Project: r.Project, Superseded: r.Superseded, Entry: e}, true
 }

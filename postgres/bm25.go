@@ -68,15 +68,11 @@ func (q *lexQuery) stems() []string {
 }
 
 // setStats sets each term's weight and bound from n records of mean
-// length avgdl and the terms' statistics, keeps the rarest
-// bm25.MaxQueryTerms as the embedded index does, and orders the terms by
+// length avgdl and the terms' statistics, drops the terms no record holds
+// (they add nothing, and a long query has many), and orders the rest by
 // bound.
 func (q *lexQuery) setStats(n, avgdl float64, stats map[string]termStats) {
-	if len(q.terms) > bm25.MaxQueryTerms {
-		q.terms = slices.DeleteFunc(q.terms, func(t lexTerm) bool { return stats[t.stem].df == 0 })
-		slices.SortStableFunc(q.terms, func(a, b lexTerm) int { return cmpInt(stats[a.stem].df, stats[b.stem].df) })
-		q.terms = q.terms[:min(len(q.terms), bm25.MaxQueryTerms)]
-	}
+	q.terms = slices.DeleteFunc(q.terms, func(t lexTerm) bool { return stats[t.stem].df == 0 })
 	k1, b := bm25.Params()
 	q.k0, q.kdl = k1*(1-b), k1*b/avgdl
 	for i := range q.terms {
@@ -141,7 +137,7 @@ func (q *lexQuery) all() []int {
 type lexHit struct {
 	rid   int64
 	score float64
-	has   uint64
+	has   bm25.TermSet
 }
 
 // score returns the BM25 scores of the records rids (those holding no
@@ -150,7 +146,8 @@ func (q *lexQuery) score(w *search, rids []int64) (map[int64]lexHit, error) {
 	out := map[int64]lexHit{}
 	err := q.probe(w, q.all(), rids, func(rid int64, i int, add float64) {
 		h := out[rid]
-		h.rid, h.score, h.has = rid, h.score+add, h.has|1<<i
+		h.rid, h.score = rid, h.score+add
+		h.has.Add(i)
 		out[rid] = h
 	})
 	return out, err
@@ -158,10 +155,10 @@ func (q *lexQuery) score(w *search, rids []int64) (map[int64]lexHit, error) {
 
 // matched returns the query terms a record holding the terms has holds,
 // once each, in query order.
-func (q *lexQuery) matched(has uint64) []string {
+func (q *lexQuery) matched(has bm25.TermSet) []string {
 	seen := make([]bool, len(q.words))
 	for i, t := range q.terms {
-		if has&(1<<i) != 0 {
+		if has.Has(i) {
 			for _, p := range t.pos {
 				seen[p] = true
 			}

@@ -21,10 +21,10 @@ import (
 // TestLexicalMatchesSQLite: the lexical lane, which reads only the best
 // postings of common terms, ranks and scores as the embedded index does,
 // which reads them all: the same records at the same scores, for many
-// queries (some longer than bm25.MaxQueryTerms), k and filters, on both of
-// its paths (walking the posting lists, here also with limits small enough
-// to take many rounds, and scoring every record that passes a narrow
-// filter).
+// queries (some of more than 64 distinct terms, one word of a term set),
+// k and filters, on both of its paths (walking the posting lists, here
+// also with limits small enough to take many rounds, and scoring every
+// record that passes a narrow filter).
 func TestLexicalMatchesSQLite(t *testing.T) {
 	ctx := context.Background()
 	pg := pgtest.Open(t)
@@ -63,10 +63,10 @@ func TestLexicalMatchesSQLite(t *testing.T) {
 				switch {
 				case i%3 == 2: // as feedback searches: the query's terms four times, then other words
 					cq.Terms = slices.Concat(cq.Terms, cq.Terms, cq.Terms, cq.Terms, textnorm.Terms(q.Query()))
-				case i%5 == 4: // a whole document asked with: more terms than the lane reads
-					for len(cq.Terms) <= bm25.MaxQueryTerms+20 {
+				case i%5 == 4: // a whole document asked with: more terms than one 64-bit set holds
+					for len(slices.Compact(slices.Sorted(slices.Values(cq.Terms)))) <= 150 {
 						query += " " + q.Query()
-						cq.Terms = textnorm.Terms(query)
+						cq.Terms = textnorm.QueryTerms(query)
 					}
 				}
 				t.Run(fmt.Sprintf("%v/%s/%d", limits, name, i), func(t *testing.T) {

@@ -217,8 +217,9 @@ func (w *writer) hidden() string {
 
 // supersede retires the other active records with r's key that the
 // caller may read.
+// The key condition repeats the partial index's (see sqlite's supersedeQuery).
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = $1 AND r.key = $2 AND r.status != 'superseded' AND r.id != $3"+w.hidden()+" FOR UPDATE",
+	rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = $1 AND r.key = $2 AND r.key != '' AND r.status != 'superseded' AND r.id != $3"+w.hidden()+" FOR UPDATE",
 		r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
@@ -348,4 +349,15 @@ func collect(rows pgx.Rows) ([]*mneme.Record, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// GetMany returns the records with the given ids that exist (the
+// mneme.BatchGetter role), in one query.
+func (s *Store) GetMany(ctx context.Context, ids []string) ([]*mneme.Record, error) {
+	rows, err := s.pool.Query(ctx, "SELECT "+columns+" FROM records r WHERE r.id = ANY($1)", ids)
+	if err != nil {
+		return nil, s.translate(err, "read records")
+	}
+	recs, err := collect(rows)
+	return recs, s.translate(err, "read records")
 }

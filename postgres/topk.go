@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mneme-ai/mneme/index/bm25"
 )
 
 // The BM25 top k without reading whole posting lists: the threshold
@@ -46,10 +48,10 @@ func (q *lexQuery) factorBound(x float64) float64 {
 
 // taDoc is what the search knows of a record.
 type taDoc struct {
-	score float64 // what the terms in known add
-	known uint64  // terms whose contribution is known (none, if not held)
-	has   uint64  // terms it holds
-	pass  int8    // 1: passes the filter, -1: does not, 0: not checked yet
+	score float64      // what the terms in known add
+	known bm25.TermSet // terms whose contribution is known (none, if not held)
+	has   bm25.TermSet // terms it holds
+	pass  int8         // 1: passes the filter, -1: does not, 0: not checked yet
 }
 
 // ta is one top-k search.
@@ -58,10 +60,10 @@ type ta struct {
 	w    *search
 	k    int
 	docs map[int64]*taDoc
-	read []int     // postings read of each term
-	tau  []float64 // the most an unread posting of each term adds
-	done uint64    // terms whose list is read through
-	all  uint64
+	read []int        // postings read of each term
+	tau  []float64    // the most an unread posting of each term adds
+	done bm25.TermSet // terms whose list is read through
+	all  bm25.TermSet
 }
 
 // top returns the BM25 top k among the records passing the filter, best
@@ -72,7 +74,7 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 		return q.filtered(w, k)
 	}
 	t := &ta{q: q, w: w, k: k, docs: map[int64]*taDoc{}, read: make([]int, len(q.terms)),
-		tau: make([]float64, len(q.terms)), all: 1<<len(q.terms) - 1}
+		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms))}
 	depth := make([]int, len(q.terms))
 	for i, term := range q.terms {
 		t.tau[i], depth[i] = term.ub, max(4*k, 256)
@@ -88,7 +90,7 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 		if err != nil {
 			return nil, err
 		}
-		if theta := t.theta(); settled && (t.done == t.all || theta > t.unseen()) {
+		if theta := t.theta(); settled && (t.done.Covers(nil, t.all) || theta > t.unseen()) {
 			return t.result(), nil
 		}
 		t.deepen(depth)
@@ -116,7 +118,7 @@ func (t *ta) settleBest() (bool, error) {
 		if len(batch) == 0 {
 			return true, nil
 		}
-		if n > 0 && n+len(batch) > settleBudget && t.done != t.all {
+		if n > 0 && n+len(batch) > settleBudget && !t.done.Covers(nil, t.all) {
 			return false, nil
 		}
 		if err := t.settle(batch); err != nil {
@@ -132,12 +134,12 @@ func (t *ta) settleBest() (bool, error) {
 func (t *ta) deepen(depth []int) {
 	most := 0.0
 	for i := range t.q.terms {
-		if t.done&(1<<i) == 0 {
+		if !t.done.Has(i) {
 			most = max(most, t.tau[i])
 		}
 	}
 	for i := range t.q.terms {
-		if t.done&(1<<i) == 0 && t.tau[i] >= most/2 {
+		if !t.done.Has(i) && t.tau[i] >= most/2 {
 			depth[i] *= 4
 		}
 	}
@@ -154,7 +156,7 @@ func (t *ta) readLists(depth []int) error {
 	var stems []string
 	var idx, off, lim []int32
 	for i, term := range t.q.terms {
-		if t.done&(1<<i) == 0 && depth[i] > t.read[i] {
+		if !t.done.Has(i) && depth[i] > t.read[i] {
 			stems, idx = append(stems, term.stem), append(idx, int32(i))
 			off, lim = append(off, int32(t.read[i])), append(lim, int32(depth[i]-t.read[i]))
 		}
@@ -179,7 +181,7 @@ func (t *ta) readLists(depth []int) error {
 	for j, i := range idx {
 		t.read[i] += got[i]
 		if got[i] < int(lim[j]) {
-			t.done |= 1 << i
+			t.done.Add(int(i))
 			t.tau[i] = 0
 		}
 	}
@@ -193,10 +195,10 @@ func (t *ta) learn(rid int64, i int, add float64) {
 		d = &taDoc{}
 		t.docs[rid] = d
 	}
-	if d.known&(1<<i) == 0 {
+	if !d.known.Has(i) {
 		d.score += add
-		d.known |= 1 << i
-		d.has |= 1 << i
+		d.known.Add(i)
+		d.has.Add(i)
 	}
 }
 
@@ -219,7 +221,7 @@ func (t *ta) theta() float64 {
 func (t *ta) bound(d *taDoc) float64 {
 	b := d.score
 	for i := range t.q.terms {
-		if (d.known|t.done)&(1<<i) == 0 {
+		if !d.known.Has(i) && !t.done.Has(i) {
 			b += t.tau[i]
 		}
 	}
@@ -230,7 +232,7 @@ func (t *ta) bound(d *taDoc) float64 {
 func (t *ta) unseen() float64 {
 	var b float64
 	for i := range t.q.terms {
-		if t.done&(1<<i) == 0 {
+		if !t.done.Has(i) {
 			b += t.tau[i]
 		}
 	}
@@ -248,7 +250,7 @@ func (t *ta) contenders(size int) []int64 {
 	}
 	var cs []contender
 	for rid, d := range t.docs {
-		if d.pass == -1 || (d.pass == 1 && (d.known|t.done) == t.all) {
+		if d.pass == -1 || (d.pass == 1 && d.known.Covers(t.done, t.all)) {
 			continue
 		}
 		if b := t.bound(d); b >= theta {
@@ -273,16 +275,20 @@ const settleSQL = `SELECT r.rid, p.term, p.tf, p.dl FROM records r LEFT JOIN LAT
 // settle checks the records rids against the filter and completes the
 // scores of those that pass.
 func (t *ta) settle(rids []int64) error {
-	var missing uint64
+	var missing bm25.TermSet
 	for _, rid := range rids {
 		d := t.docs[rid]
 		d.pass = -1
-		missing |= t.all &^ (d.known | t.done)
+		for i := range t.q.terms {
+			if !d.known.Has(i) && !t.done.Has(i) {
+				missing.Add(i)
+			}
+		}
 	}
 	var stems []string
 	index := map[string]int{}
 	for i, term := range t.q.terms {
-		if missing&(1<<i) != 0 {
+		if missing.Has(i) {
 			stems, index[term.stem] = append(stems, term.stem), i
 		}
 	}
@@ -300,15 +306,15 @@ func (t *ta) settle(rids []int64) error {
 		}
 		d := t.docs[rid]
 		d.pass = 1
-		if i, ok := index[deref(term)]; ok && d.known&(1<<i) == 0 { // (term, rid) is unique: once each
+		if i, ok := index[deref(term)]; ok && !d.known.Has(i) { // (term, rid) is unique: once each
 			d.score += t.q.add(i, *tf, *dl)
-			d.has |= 1 << i
+			d.has.Add(i)
 		}
 		return nil
 	})
 	for _, rid := range rids {
 		if d := t.docs[rid]; d.pass == 1 {
-			d.known |= missing
+			d.known.AddAll(missing)
 		}
 	}
 	return err
@@ -318,7 +324,7 @@ func (t *ta) settle(rids []int64) error {
 func (t *ta) result() []lexHit {
 	var hits []lexHit
 	for rid, d := range t.docs {
-		if d.pass == 1 && (d.known|t.done) == t.all {
+		if d.pass == 1 && d.known.Covers(t.done, t.all) {
 			hits = append(hits, lexHit{rid: rid, score: d.score, has: d.has})
 		}
 	}
@@ -358,7 +364,7 @@ func (q *lexQuery) filtered(w *search, k int) ([]lexHit, error) {
 		}
 		i := index[term]
 		h.score += q.add(i, tf, dl)
-		h.has |= 1 << i
+		h.has.Add(i)
 		return nil
 	})
 	hits := make([]lexHit, 0, len(at))

@@ -81,10 +81,22 @@ func (s *Store) SetHomeEmbedder(ctx context.Context, info mneme.EmbedderInfo) er
 		if err != nil {
 			return err
 		}
-		if ok && spaceOf(old).name != sp.name {
-			if _, err := tx.Exec(ctx, "DROP TABLE IF EXISTS "+spaceOf(old).table); err != nil {
-				return err
+		sets, err := keptSets(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			sets = append(sets, old)
+		}
+		for _, o := range sets { // a new home embedder keeps no other vectors
+			if spaceOf(o).name != sp.name {
+				if _, err := tx.Exec(ctx, "DROP TABLE IF EXISTS "+spaceOf(o).table); err != nil {
+					return err
+				}
 			}
+		}
+		if err := writeSets(ctx, tx, nil); err != nil {
+			return err
 		}
 		if err := createSpace(ctx, tx, sp); err != nil {
 			return err
@@ -172,16 +184,22 @@ func (s *Store) CacheVectors(ctx context.Context, info mneme.EmbedderInfo, hashe
 // Unembedded returns non-secret records without a vector from the home's
 // embedder in the order they were stored, after cursor (a rid).
 func (s *Store) Unembedded(ctx context.Context, cursor string, limit int) ([]*mneme.Record, string, error) {
+	sp, err := s.space(ctx, s.pool)
+	if err != nil || sp == nil {
+		return nil, "", s.translate(err, "find records to embed")
+	}
+	return s.unembeddedIn(ctx, sp, cursor, limit)
+}
+
+// unembeddedIn returns non-secret records without a vector in sp, after
+// cursor.
+func (s *Store) unembeddedIn(ctx context.Context, sp *vectorSpace, cursor string, limit int) ([]*mneme.Record, string, error) {
 	after := int64(0)
 	if cursor != "" {
 		var err error
 		if after, err = strconv.ParseInt(cursor, 10, 64); err != nil {
 			return nil, "", mneme.Invalid("cursor %q is not one this store gave out", mneme.Clip(cursor))
 		}
-	}
-	sp, err := s.space(ctx, s.pool)
-	if err != nil || sp == nil {
-		return nil, "", s.translate(err, "find records to embed")
 	}
 	rows, err := s.pool.Query(ctx, "SELECT r.rid, "+columns+` FROM records r WHERE r.rid > $1 AND r.sensitivity != 'secret'
 		AND NOT EXISTS (SELECT 1 FROM `+sp.table+` v WHERE v.rid = r.rid) ORDER BY r.rid LIMIT $2`, after, limit)
@@ -221,6 +239,9 @@ func (s *Store) PutVectors(ctx context.Context, recs []*mneme.Record) error {
 // home reads the home's vector table once per transaction.
 func (w *writer) home() (*vectorSpace, error) {
 	if w.vecsp == nil && !w.noVector {
+		if err := lockSets(w.ctx, w.tx, false); err != nil {
+			return nil, err
+		}
 		sp, err := w.s.space(w.ctx, w.tx)
 		if err != nil {
 			return nil, err
@@ -245,6 +266,9 @@ func (w *writer) putVector(r *mneme.Record) error {
 	}
 	if sp == nil {
 		return mneme.Errorf(mneme.EINTERNAL, "a vector arrived before the home's embedder was set")
+	}
+	if r.VectorOf != "" && r.VectorOf != mneme.SetKey(sp.info) {
+		return nil // from another embedder than the set written (a switch raced the write): the record stays pending
 	}
 	if len(r.Vector) != sp.info.Dim {
 		return mneme.Errorf(mneme.ECONFLICT, "vector of dimension %d for a home whose embedder %s has %d dimensions: run `mneme reindex`", len(r.Vector), sp.info.ID(), sp.info.Dim)
@@ -282,12 +306,29 @@ func (w *writer) flushVectors() error {
 	return w.tx.SendBatch(w.ctx, b).Close()
 }
 
-// dropVector removes the vector of the record rid.
+// dropVector removes the vectors of the record rid, from the home's set
+// and the kept ones.
 func (w *writer) dropVector(rid int64) error {
 	sp, err := w.home()
 	if err != nil || sp == nil {
 		return err
 	}
-	_, err = w.tx.Exec(w.ctx, "DELETE FROM "+sp.table+" WHERE rid = $1", rid)
-	return err
+	sets, err := keptSets(w.ctx, w.tx)
+	if err != nil {
+		return err
+	}
+	for _, s := range append([]*vectorSpace{sp}, spaces(sets)...) {
+		if _, err := w.tx.Exec(w.ctx, "DELETE FROM "+s.table+" WHERE rid = $1", rid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func spaces(sets []mneme.EmbedderInfo) []*vectorSpace {
+	out := make([]*vectorSpace, len(sets))
+	for i, info := range sets {
+		out[i] = spaceOf(info)
+	}
+	return out
 }

@@ -10,12 +10,48 @@ import (
 
 // Boosts adds the boosts of the candidates' sessions, of the speaker and
 // the time the query names, and lowers short conversation turns, in that
-// order. terms are the query's folded terms.
-func (p *Profile) Boosts(query string, terms []string, cands []*Candidate) {
+// order. terms are the query's folded terms; now is when it is asked (for
+// "yesterday").
+func (p *Profile) Boosts(query string, terms []string, now time.Time, cands []*Candidate) {
 	p.SessionMatch(cands)
 	p.SpeakerMatch(terms, cands)
-	p.DateMatch(query, cands)
+	p.DateMatch(query, now, cands)
+	p.WhenMatch(query, cands)
+	p.RecentMatch(query, cands)
+	p.PreferMatch(query, cands)
 	p.ShortTurns(cands)
+	p.UpdateMatch(query, cands)
+}
+
+// RecentMatch raises, for a question that asks for the latest ("what did
+// we decide recently", "the latest address"), each candidate by
+// RecentBoost times its place in time among the candidates (1 for the
+// newest): of two statements of a fact, the newer is the one that holds.
+func (p *Profile) RecentMatch(query string, cands []*Candidate) {
+	if p.RecentBoost == 0 || !AsksRecency(query) {
+		return
+	}
+	oldest, newest := minMax(len(cands), func(i int) float64 { return float64(cands[i].Doc.Time.UnixNano()) })
+	for _, c := range cands {
+		c.Recent = Round(p.RecentBoost * scale(float64(c.Doc.Time.UnixNano()), oldest, newest))
+		c.Score += c.Recent
+	}
+}
+
+// WhenMatch raises, for a question that asks when, the candidates whose
+// text tells a time: the turn that answers "when did Maria adopt a dog?"
+// says "last week" or "in May", and its other words match the question no
+// better than the turns about the dog that do not.
+func (p *Profile) WhenMatch(query string, cands []*Candidate) {
+	if p.WhenBoost == 0 || !AsksWhen(query) {
+		return
+	}
+	for _, c := range cands {
+		if TellsTime(c.Doc.Title + " " + c.Doc.Text) {
+			c.When = p.WhenBoost
+			c.Score += p.WhenBoost
+		}
+	}
 }
 
 // SessionMatch raises each candidate with a session by SessionBoost times
@@ -77,21 +113,45 @@ func (p *Profile) SpeakerMatch(terms []string, cands []*Candidate) {
 	}
 }
 
-// DateMatch raises the candidates whose event time falls in the time the
-// query names, widened by DateBeforeHours and DateAfterDays.
-func (p *Profile) DateMatch(query string, cands []*Candidate) {
-	from, to, ok := NamedTime(query)
+// DateMatch raises the candidates of the time the query names (see
+// Named): those whose event time falls in it, widened by DateBeforeHours
+// and DateAfterDays, and those whose text names a time that, said when
+// they were, overlaps it ("yesterday" in a turn of 8 May is 7 May). A
+// record of another time gets nothing.
+func (p *Profile) DateMatch(query string, now time.Time, cands []*Candidate) {
+	span, ok := Named(query, now)
 	if !ok {
 		return
 	}
-	from = from.Add(-time.Duration(p.DateBeforeHours * float64(time.Hour)))
-	to = to.Add(time.Duration(p.DateAfterDays * 24 * float64(time.Hour)))
+	wide := Span{span.From.Add(-time.Duration(p.DateBeforeHours * float64(time.Hour))),
+		span.To.Add(time.Duration(p.DateAfterDays * 24 * float64(time.Hour)))}
 	for _, c := range cands {
-		if t := c.Doc.Time; !t.Before(from) && t.Before(to) {
+		if wide.Contains(c.Doc.Time) || p.mentions(c, span) {
 			c.Date = p.DateBoost
 			c.Score += p.DateBoost
 		}
 	}
+}
+
+// mentionBytes bounds the text read for a time it names: the start of a
+// record (a turn, a note's opening) is where it says when.
+const mentionBytes = 2000
+
+// mentions reports whether c's text names a time, resolved against its
+// event time, that overlaps span.
+func (p *Profile) mentions(c *Candidate, span Span) bool {
+	if !p.DateMentions {
+		return false
+	}
+	text := c.Doc.Text
+	if len(text) > mentionBytes {
+		text = text[:mentionBytes]
+	}
+	if !hasWord(text, timeWords) {
+		return false // cheap: most texts tell no time
+	}
+	said, ok := Named(text, c.Doc.Time)
+	return ok && said.Overlaps(span)
 }
 
 // ShortTurns lowers the candidates that are short conversation turns (a

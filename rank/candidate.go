@@ -50,6 +50,10 @@ type Candidate struct {
 	Speaker float64 // SpeakerBoost, when the query names the speaker
 	Session float64 // SessionBoost times the best fused score of another turn of its session
 	Date    float64 // DateBoost, when it happened in the time the query names
+	When    float64 // WhenBoost: the query asks when, and its text tells a time
+	Recent  float64 // RecentBoost times its place in time among the candidates
+	Prefer  float64 // PreferBoost: the query asks for advice, and it states a preference
+	Update  float64 // UpdateBoost: it is the newer of two candidates that say much the same
 	Short   float64 // taken away: it is a short turn (ShortTurnPenalty)
 	Recency *float64
 	Rerank  *RerankExplain
@@ -94,6 +98,18 @@ func ByScore(cands []*Candidate) []*Candidate {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), b.Doc.Time.Compare(a.Doc.Time), cmp.Compare(a.Doc.ID, b.Doc.ID))
 	})
 	return cands
+}
+
+// ByTime raises every score by the candidate's place in time among them
+// (1 for the newest, 0 for the oldest) so that time orders them: a filter
+// chose the records, and the question asks for the latest.
+func ByTime(cands []*Candidate) {
+	oldest, newest := minMax(len(cands), func(i int) float64 { return float64(cands[i].Doc.Time.UnixNano()) })
+	for _, c := range cands {
+		r := Round(scale(float64(c.Doc.Time.UnixNano()), oldest, newest))
+		c.Recent += r
+		c.Score += r
+	}
 }
 
 // Round rounds a score to six decimals, as explain shows it.

@@ -48,6 +48,7 @@ type gen struct{ defs map[string]any }
 var (
 	timeType = reflect.TypeFor[time.Time]()
 	rawType  = reflect.TypeFor[json.RawMessage]()
+	metaType = reflect.TypeFor[mneme.MetaFilter]() // an object of scalars in JSON (its own marshalers)
 )
 
 func (g *gen) schema(t reflect.Type, top bool) map[string]any {
@@ -56,6 +57,8 @@ func (g *gen) schema(t reflect.Type, top bool) map[string]any {
 		return map[string]any{"type": "string", "format": "date-time"}
 	case t == rawType:
 		return map[string]any{} // any JSON value
+	case t == metaType:
+		return map[string]any{"type": []string{"object", "null"}, "additionalProperties": map[string]any{"type": []string{"string", "number", "boolean"}}}
 	case enums[t] != nil:
 		return map[string]any{"type": "string", "enum": enums[t]}
 	}

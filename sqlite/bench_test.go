@@ -50,8 +50,8 @@ type namedFilter struct {
 }
 
 // filters are the recall benchmarks' filters: none, half the records
-// (project p0 holds half), a small slice, tags with a time range, and the
-// reusable records (5%).
+// (project p0 holds half), a small slice, tags with a time range, the
+// reusable records (5%), and one meta value (10%).
 func filters() []namedFilter {
 	since := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
 	until := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -61,6 +61,7 @@ func filters() []namedFilter {
 		{"small-project+type", mneme.Filter{Project: "p7", Types: []mneme.Type{mneme.Episodic}}},
 		{"tags+time", mneme.Filter{Tags: []string{"t3", "t4"}, Since: &since, Until: &until}},
 		{"reusable", mneme.Filter{Statuses: []mneme.Status{mneme.Validated, mneme.Published}}},
+		{"meta-tenth", mneme.Filter{Meta: benchdata.MetaTenth}},
 	}
 }
 
@@ -103,6 +104,24 @@ func BenchmarkLexicalRecall(b *testing.B) {
 	}
 }
 
+// BenchmarkLexicalLongQuery measures in-process lexical recall at 100,000
+// records of ~30 words asked with a document of 200 words, every term of
+// which the lane scores, against a short query in the same run (run with
+// -benchtime=300x).
+func BenchmarkLexicalLongQuery(b *testing.B) {
+	const n = 100_000
+	eng := load(b, n)
+	for _, words := range []int{0, 200} {
+		b.Run(fmt.Sprintf("n=%d/query-words=%d", n, words), func(b *testing.B) {
+			next := (*benchdata.Corpus).Query
+			if words > 0 {
+				next = func(c *benchdata.Corpus) string { return c.Text(words) }
+			}
+			timeQueries(b, eng, mneme.Query{K: 10, Mode: mneme.Lexical}, next)
+		})
+	}
+}
+
 // BenchmarkHybridRecall measures warm in-process recall at 100,000 records
 // with the built-in model: every record has a synthetic clustered 384-d
 // unit vector, and each query is embedded by the model (included in the
@@ -142,7 +161,7 @@ func BenchmarkHybridRecall(b *testing.B) {
 // BenchmarkHybridRecallLong is BenchmarkHybridRecall over 100,000 records
 // of 100 to 140 words (documents rather than notes), with feedback, which
 // such texts set off, and without it, and asked with a document of 200
-// words, whose lexical lane reads its 64 rarest terms (run with
+// words, whose lexical lane reads every one of its terms (run with
 // -benchtime=300x).
 func BenchmarkHybridRecallLong(b *testing.B) {
 	em := benchdata.MiniLM(b)
@@ -240,4 +259,30 @@ func BenchmarkImportEmbedded(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkRecallDuringReindex measures hybrid recall at 100,000 records
+// (synthetic 384-d vectors from the built-in model's identity, queries
+// embedded by the model) alone, then while `mneme reindex` builds the
+// vectors of another embedder beside them and switches: the hash embedder
+// (384 dimensions) is the target, so the build's cost is the store's, not
+// a model's (run with -benchtime 1x).
+func BenchmarkRecallDuringReindex(b *testing.B) {
+	em := benchdata.MiniLM(b)
+	ctx := context.Background()
+	eng := load(b, 100_000)
+	if _, err := benchdata.AddVectors(ctx, eng.Store(), em.Info(), benchdata.NewVectors(1, em.Info().Dim, 256)); err != nil {
+		b.Fatal(err)
+	}
+	eng = mneme.NewEngine(eng.Store(), mneme.WithEmbedder(em))
+	if _, err := eng.Recall(ctx, mneme.Query{Text: "how do we warm up", K: 10}); err != nil {
+		b.Fatal(err)
+	}
+	target, err := hash.New(384)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		benchdata.RecallDuringReindex(b, eng, target, 300)
+	}
 }

@@ -121,7 +121,7 @@ func (s *Store) CacheStats(ctx context.Context, now time.Time) ([]mneme.CacheKin
 func (s *Store) CacheSchema(ctx context.Context) error {
 	var n int
 	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name IN
-		('cache_entries', 'cache_entries_expires', 'cache_generations', 'cache_gen_records_insert', 'cache_gen_vectors_insert')`).Scan(&n)
+		('cache_entries', 'cache_entries_expires', 'cache_generations', 'cache_gen_records_insert', 'vectors_changed_insert')`).Scan(&n)
 	if err == nil && n != 5 {
 		return mneme.Errorf(mneme.EINTERNAL, "%d of the cache's 5 tables, indexes and triggers checked are missing", 5-n)
 	}

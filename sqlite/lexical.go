@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/index/bm25"
 )
 
@@ -18,7 +19,7 @@ import (
 // from the records table whenever it is missing, stale or corrupt.
 const IndexFile = "lexical.idx"
 
-const lexicalMagic = "MNEMELEX\x03"
+const lexicalMagic = "MNEMELEX\x04"
 
 // lexical is a store's in-memory BM25 index and how far it has caught up.
 type lexical struct {
@@ -84,7 +85,7 @@ func (s *Store) loadLexical(ctx context.Context, tx *sql.Tx, first, last int64) 
 
 // docColumns are what the index needs of a record.
 const docColumns = `r.seq, r.title, r.text, r.tags, r.project, r.type, r.kind, r.status, r.sensitivity, r.key,
-	r.session_id, r.run_id, coalesce(r.expires_at, 0), r.event_at, r.created_at, ` + neighbourTurns
+	r.session_id, r.run_id, coalesce(r.expires_at, 0), r.event_at, r.created_at, coalesce(r.meta, ''), ` + neighbourTurns
 
 // neighbourTurns is the text of the turns before and after r in its
 // session, never a secret one: their words say what a reply or a question
@@ -139,12 +140,13 @@ func applyRows(ctx context.Context, tx *sql.Tx, ix *bm25.Index, query string, ar
 	defer rows.Close()
 	for rows.Next() {
 		var d bm25.Doc
-		var tags string
+		var tags, meta string
 		a := &d.Attrs
 		if err := rows.Scan(&d.Key, &d.Title, &d.Text, &tags, &a.Project, &a.Type, &a.Kind, &a.Status, &a.Sensitivity, &a.Key,
-			&a.Session, &a.Run, &a.Expires, &a.Event, &a.Created, &d.Context); err != nil {
+			&a.Session, &a.Run, &a.Expires, &a.Event, &a.Created, &meta, &d.Context); err != nil {
 			return err
 		}
+		a.Meta = mneme.MetaForms([]byte(meta))
 		if err := unmarshalTags(tags, &a.Tags); err != nil {
 			return err
 		}

@@ -72,10 +72,30 @@ func where(f mneme.Filter) (string, []any) {
 		}
 		add("r.seq IN ("+in+")", anys(f.Tags)...)
 	}
+	for _, m := range f.Meta {
+		add(metaCondition(m, &args))
+	}
 	if len(conds) == 0 {
 		return "1", nil
 	}
 	return strings.Join(conds, " AND "), args
+}
+
+// metaCondition renders one meta condition as a seek per typed form in
+// record_meta (see migration 0007), adding its arguments to args.
+func metaCondition(m mneme.MetaMatch, args *[]any) string {
+	var parts []string
+	for _, form := range m.Forms() {
+		key, typ, text := mneme.SplitMetaForm(form)
+		var v any = text
+		if typ == 'n' {
+			f, _ := strconv.ParseFloat(text, 64)
+			v = f
+		}
+		parts = append(parts, "SELECT seq FROM record_meta WHERE key = ? AND kind = ? AND value = ?")
+		*args = append(*args, key, string(typ), v)
+	}
+	return "r.seq IN (" + strings.Join(parts, " UNION ALL ") + ")"
 }
 
 func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }

@@ -17,7 +17,22 @@ func TestNeighbourTurnsSeek(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.db.Query("EXPLAIN QUERY PLAN SELECT " + docColumns + " FROM records r WHERE r.seq = 1")
+	plan := queryPlan(t, s, "SELECT "+docColumns+" FROM records r WHERE r.seq = 1")
+	seeks := 0
+	for _, step := range plan {
+		if strings.HasPrefix(step, "SEARCH p USING INDEX records_session (project=? AND session_id=? AND event_at") {
+			seeks++
+		}
+	}
+	if seeks != 2 {
+		t.Fatalf("the neighbour subqueries do not seek in records_session:\n%s", strings.Join(plan, "\n"))
+	}
+}
+
+// queryPlan is SQLite's plan for q, one step a line.
+func queryPlan(t *testing.T, s *Store, q string, args ...any) []string {
+	t.Helper()
+	rows, err := s.db.Query("EXPLAIN QUERY PLAN "+q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,13 +46,20 @@ func TestNeighbourTurnsSeek(t *testing.T) {
 		}
 		plan = append(plan, detail)
 	}
-	seeks := 0
-	for _, step := range plan {
-		if strings.HasPrefix(step, "SEARCH p USING INDEX records_session (project=? AND session_id=? AND event_at") {
-			seeks++
-		}
+	return plan
+}
+
+// TestSupersedeSeeks: a keyed write (a hook's session record, a run)
+// finds the records it supersedes by seeking in records_project_key, not
+// by scanning every record.
+func TestSupersedeSeeks(t *testing.T) {
+	s, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if seeks != 2 {
-		t.Fatalf("the neighbour subqueries do not seek in records_session:\n%s", strings.Join(plan, "\n"))
+	defer s.Close()
+	plan := queryPlan(t, s, supersedeQuery, "p", "ops:session:s1", "x")
+	if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH r USING INDEX records_project_key (project=? AND key=?)") {
+		t.Fatalf("supersede does not seek in records_project_key:\n%s", strings.Join(plan, "\n"))
 	}
 }

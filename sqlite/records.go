@@ -274,10 +274,17 @@ func (w *writer) hidden() string {
 	return ""
 }
 
+// supersedeQuery finds the active records with a key. The key must not be
+// empty: that is the partial index records_project_key's condition, and
+// without it in the query the planner
+// cannot use the index and every keyed write scanned the whole table (a
+// hook's session record cost 75 ms in a home of 100,000 records).
+const supersedeQuery = "SELECT " + columns + " FROM records r WHERE r.project = ? AND r.key = ? AND r.key != '' AND r.status != 'superseded' AND r.id != ?"
+
 // supersede retires the other active records with r's key that the
 // caller may read.
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.project = ? AND r.key = ? AND r.status != 'superseded' AND r.id != ?"+w.hidden(), r.Project, r.Key, r.ID)
+	rows, err := w.tx.QueryContext(w.ctx, supersedeQuery+w.hidden(), r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -381,4 +388,27 @@ func (s *Store) Get(ctx context.Context, id string) (*mneme.Record, error) {
 		return nil, mneme.Errorf(mneme.ENOTFOUND, "no record with id %s", id)
 	}
 	return r, translate(err, "read record "+id)
+}
+
+// GetMany returns the records with the given ids that exist (the
+// mneme.BatchGetter role), a few hundred ids a query.
+func (s *Store) GetMany(ctx context.Context, ids []string) ([]*mneme.Record, error) {
+	var out []*mneme.Record
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = id
+		}
+		rows, err := s.db.QueryContext(ctx, "SELECT "+columns+" FROM records r WHERE r.id IN (?"+strings.Repeat(",?", n-1)+")", args...)
+		if err != nil {
+			return nil, translate(err, "read records")
+		}
+		recs, err := collect(rows)
+		if err != nil {
+			return nil, translate(err, "read records")
+		}
+		out, ids = append(out, recs...), ids[n:]
+	}
+	return out, nil
 }

@@ -129,6 +129,9 @@ func indexFilter(f mneme.Filter) bm25.Filter {
 	if f.Clearance != mneme.Secret {
 		out.ExcludeSensitivity = string(mneme.Secret)
 	}
+	for _, m := range f.Meta {
+		out.Meta = append(out.Meta, m.Forms())
+	}
 	return out
 }
 

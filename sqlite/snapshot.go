@@ -95,6 +95,10 @@ func writeSnapshot(home, name string, h snapshotHeader, payload io.WriterTo) (er
 	return err
 }
 
+// errOtherEmbedder is a vector snapshot's of another embedder than the
+// home's: expected after the home switched embedder, not damage.
+var errOtherEmbedder = errors.New("built for another embedder")
+
 // readSnapshot maps home/name and checks it against want (magic, database
 // id, tag) and its checksum. It returns the payload, the generation and the
 // function that unmaps it.
@@ -109,7 +113,7 @@ func readSnapshot(path string, want snapshotHeader) (payload []byte, gen int64, 
 	case string(data[len(want.magic):genAt]) != want.dbID:
 		err = errors.New("built from another database")
 	case binary.LittleEndian.Uint64(data[tagAt:]) != want.tag:
-		err = errors.New("built for another embedder")
+		err = errOtherEmbedder
 	case crc32.Checksum(data[headerSize:], crcTable) != binary.LittleEndian.Uint32(data[crcAt:]):
 		err = errors.New("checksum mismatch")
 	}

@@ -95,7 +95,7 @@ func OpenForReading(ctx context.Context, home string) (*Store, error) {
 // WAL's index in its own memory (no shared-memory file to grow).
 func open(ctx context.Context, home string, reading, full bool) (*Store, error) {
 	dsn := "file:" + filepath.Join(home, FileName) +
-		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_txlock=immediate", busyTimeout.Milliseconds())
+		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate", busyTimeout.Milliseconds())
 	if full {
 		dsn += "&_pragma=locking_mode(EXCLUSIVE)"
 	}

@@ -102,6 +102,8 @@ func (s *Store) loadVectors(ctx context.Context, tx *sql.Tx, info mneme.Embedder
 		return nil
 	case err == nil:
 		slog.Debug("vector index snapshot is stale; rebuilding", "snapshot", gen, "log", fmt.Sprint(first, "-", last))
+	case errors.Is(err, errOtherEmbedder):
+		slog.Debug("vector index snapshot is of the former home embedder; rebuilding")
 	case !errors.Is(err, os.ErrNotExist):
 		slog.Warn("vector index snapshot unusable; rebuilding", "err", err)
 	}

@@ -43,6 +43,9 @@ func (s *Store) SetHomeEmbedder(ctx context.Context, info mneme.EmbedderInfo) er
 		if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('embedder', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", string(value)); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM meta WHERE key = ?", setsKey); err != nil {
+			return err
+		}
 		_, err := tx.ExecContext(ctx, "DELETE FROM vectors WHERE embedder != ? OR version != ? OR dim != ?", info.ID(), info.Version, info.Dim)
 		return err
 	})
@@ -86,9 +89,15 @@ func (s *Store) Unembedded(ctx context.Context, cursor string, limit int) ([]*mn
 	if err != nil || !ok {
 		return nil, "", translate(err, "find records to embed")
 	}
+	return s.unembeddedIn(ctx, info, after, limit)
+}
+
+// unembeddedIn returns non-secret records without a vector from info, after
+// the seq after.
+func (s *Store) unembeddedIn(ctx context.Context, info mneme.EmbedderInfo, after int64, limit int) ([]*mneme.Record, string, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT r.seq, "+columns+` FROM records r WHERE r.seq > ? AND r.sensitivity != 'secret'
-		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = r.seq AND v.embedder = ? AND v.version = ?) ORDER BY r.seq LIMIT ?`,
-		after, info.ID(), info.Version, limit)
+		AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.seq = r.seq AND v.embedder = ? AND v.version = ? AND v.dim = ?) ORDER BY r.seq LIMIT ?`,
+		after, info.ID(), info.Version, info.Dim, limit)
 	if err != nil {
 		return nil, "", translate(err, "find records to embed")
 	}
@@ -153,6 +162,9 @@ func (w *writer) putVector(r *mneme.Record) error {
 		w.embedder = &info
 	}
 	info, blob := w.embedder, encodeVector(r.Vector)
+	if r.VectorOf != "" && r.VectorOf != mneme.SetKey(*info) {
+		return nil // from another embedder than the set written (a switch raced the write): the record stays pending
+	}
 	if len(r.Vector) != info.Dim {
 		return mneme.Invalid("vector of dimension %d for a home whose embedder %s has %d", len(r.Vector), info.ID(), info.Dim)
 	}

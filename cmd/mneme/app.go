@@ -333,6 +333,22 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, mneme.SplitList(v)...); return nil }
 
+// metaFlag collects repeatable --meta KEY=VALUE filter conditions.
+type metaFlag mneme.MetaFilter
+
+func (m *metaFlag) String() string { return "" }
+func (m *metaFlag) Set(v string) error {
+	c, err := mneme.ParseMetaMatch(v)
+	if err != nil {
+		return err
+	}
+	*m = append(*m, c)
+	return nil
+}
+
+// metaUsage describes --meta for the commands that filter.
+const metaUsage = "only records whose meta has this top-level value: KEY=VALUE, like tenant=acme (repeatable; all must hold; a record without KEY does not pass)"
+
 // repeatFlag collects a repeatable flag whose values may contain commas.
 type repeatFlag []string
 

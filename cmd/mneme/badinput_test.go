@@ -12,6 +12,7 @@ import (
 func TestBadInput(t *testing.T) {
 	home := t.TempDir()
 	id := decode[writeJSON](t, ok(t, home, "remember", "seed memory", "--json")).ID
+	secretID := decode[writeJSON](t, ok(t, home, "remember", "a secret seed", "--sensitivity", "secret", "--json")).ID
 	dir := t.TempDir()
 	file := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -52,13 +53,22 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", "", []string{"recall", "x", "--colour"}, 2, "flag provided but not defined: -colour"},
 		{"unknown command", "", []string{"remembr", "x"}, 2, `unknown command "remembr"`},
 		{"bad meta", "", []string{"remember", "x", "--meta", "novalue"}, 2, "is not key=value"},
+		{"meta filter without =", "", []string{"recall", "x", "--meta", "tenant"}, 2, `meta filter "tenant" is not KEY=VALUE`},
+		{"meta filter empty key", "", []string{"list", "--meta", "=acme"}, 2, "has an empty key"},
+		{"meta filter on forget", "", []string{"forget", "--meta", "tenant", "--yes"}, 2, "is not KEY=VALUE"},
+		{"meta filter on prune", "", []string{"prune", "--expired", "--meta", " =x", "--yes"}, 2, "has an empty key"},
+		{"meta filter on export", "", []string{"export", "--meta", "tenant"}, 2, "is not KEY=VALUE"},
+		{"meta filter on context", "", []string{"context", "x", "--meta", "=x"}, 2, "has an empty key"},
+		{"meta filter object in a request", "", []string{"recall", "--request", file("m1.json", `{"query":"x","meta":{"tenant":{"id":1}}}`)}, 2, "must be a string, number or boolean, not object"},
 		{"query of stopwords only punctuation", "", []string{"recall", "?!"}, 2, "has no words"},
 		{"unknown mode", "", []string{"recall", "x", "--mode", "semantic"}, 2, `mode "semantic" is not one of hybrid, vector, lexical`},
 		{"alpha out of range", "", []string{"recall", "x", "--alpha", "2"}, 2, "alpha 2 is out of range"},
 		{"bad half-life", "", []string{"recall", "x", "--half-life", "soon"}, 2, `half_life "soon" is not a positive duration`},
 		{"mmr out of range", "", []string{"recall", "x", "--mmr", "-0.5"}, 2, "mmr -0.5 is out of range"},
-		{"request blank hypothesis", "", []string{"recall", "--request", file("h1.json", `{"query":"x","hyde":{"hypothesis":" ","generator_id":"me"}}`)}, 2, "hyde.hypothesis is blank"},
-		{"request hyde unknown field", "", []string{"recall", "--request", file("h2.json", `{"query":"x","hyde":{"text":"y"}}`)}, 2, `hyde: unknown field "text": allowed fields are hypothesis, generator_id, generator_version`},
+		{"request blank hypothesis", "", []string{"recall", "--request", file("h1.json", `{"query":"x","hyde":{"hypothesis":" ","query":"x","generator_id":"me"}}`)}, 2, "hyde.hypothesis is blank"},
+		{"request hypothesis for another query", "", []string{"context", "--request", file("h3.json", `{"query":"x","hyde":{"hypothesis":"y","query":"z","generator_id":"me"}}`)}, 2, `hyde.query "z" is not the request's query "x"`},
+		{"request hypothesis without its query", "", []string{"recall", "--request", file("h4.json", `{"query":"x","hyde":{"hypothesis":"y","generator_id":"me"}}`)}, 2, "hyde.query is blank"},
+		{"request hyde unknown field", "", []string{"recall", "--request", file("h2.json", `{"query":"x","hyde":{"text":"y"}}`)}, 2, `hyde: unknown field "text": allowed fields are hypothesis, query, generator_id, generator_version`},
 		{"request unknown field", "", []string{"recall", "--request", file("r1.json", `{"query":"x","limit":3}`)}, 2, `unknown field "limit": allowed fields are id, query, project`},
 		{"request wrong type", "", []string{"recall", "--request", file("r2.json", `{"query":"x","k":"3"}`)}, 2, `field "k" must be a number, not string`},
 		{"request two objects", "", []string{"recall", "--request", file("r3.json", `{"query":"x"} {"query":"y"}`)}, 2, "send one object"},
@@ -92,6 +102,14 @@ func TestBadInput(t *testing.T) {
 		{"ingest missing path", "", []string{"ingest", filepath.Join(dir, "nope")}, 2, "nope"},
 		{"ingest bad chunk size", "", []string{"ingest", dir, "--chunk-tokens", "4"}, 2, "chunk size 4"},
 		{"prune without mode", "", []string{"prune"}, 2, "--expired"},
+		{"link to a missing record", "", []string{"link", id, "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", "--rel", "relates_to"}, 2, "the link's target: no record with id"},
+		{"link to a secret record without clearance", "", []string{"link", id, secretID, "--rel", "relates_to"}, 2, "the link's target: no record with id"},
+		{"link unknown relation", "", []string{"link", id, secretID, "--rel", "inspired_by"}, 2, `relation "inspired_by" is not valid: use one of derived_from, supersedes, relates_to, follows`},
+		{"link without relation", "", []string{"link", id, secretID}, 2, "a link needs a relation"},
+		{"link one id", "", []string{"link", id, "--rel", "follows"}, 2, "link takes two record ids"},
+		{"link to itself", "", []string{"link", id, id, "--rel", "follows"}, 2, "cannot link to itself"},
+		{"unlink malformed id", "", []string{"unlink", id, "nope"}, 2, "is not a record id"},
+		{"context reusable out of range", "", []string{"context", "x", "--reusable", "51"}, 2, "reusable 51 is out of range"},
 		{"home cannot be created", "", []string{"remember", "x", "--home", filepath.Join(notDir, "sub")}, 2, "cannot create the data directory"},
 	}
 	before := ok(t, home, "export", "--clearance", "secret")

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -66,6 +67,7 @@ func runBench(a *app, args []string) error {
 	fs.Var(&modes, "modes", "modes to measure (comma list; default lexical,vector,hybrid,hybrid+expand)")
 	summaries := fs.Int("summaries", 0, "locomo: also summarize each session extractively in at most this many words (like 250), measure how much evidence the summaries keep, and recall again with them indexed")
 	split := fs.String("split", "test", "beir: the judged queries to ask: test, dev or train")
+	long := fs.Bool("long", false, "beir: ask with documents instead (long queries): for each judged query of the split, its first document judged most relevant asks for the others judged for that query, itself left out")
 	embedded := fs.Float64("embedded", 1, "fraction of the records to embed, the rest stored without a vector as by import --embedder none (a partly embedded home)")
 	profile := fs.String("profile", "", "rank by this ranking profile of config.json (default: the home's)")
 	var sweep listFlag
@@ -141,7 +143,7 @@ func runBench(a *app, args []string) error {
 			rep.Context, err = benchContext(a, eng, pos[1], *budget, o.request(mneme.RecallRequest{}), owner)
 		}
 	} else {
-		rep, err = benchBEIR(a, eng, w, pos[1], *split, ms, *reuse != "")
+		rep, err = benchBEIR(a, eng, w, pos[1], *split, *long, ms, *reuse != "")
 	}
 	if err != nil {
 		return err
@@ -376,12 +378,17 @@ func locomoMode(a *app, eng *mneme.Engine, m benchMode, convs []eval.Conversatio
 	return finish(m.name, sums, lat), nil
 }
 
-func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir, split string, modes []benchMode, reuse bool) (*benchReport, error) {
+func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir, split string, long bool, modes []benchMode, reuse bool) (*benchReport, error) {
 	b, err := eval.LoadBEIR(dir, split)
 	if err != nil {
 		return nil, mneme.Invalid("%v", err)
 	}
 	rep := &benchReport{Dataset: "beir", Split: split}
+	var self map[string]string // long: each query's own document, left out of its hits
+	if long {
+		self = b.DocumentQueries()
+		rep.Split += " (documents as queries)"
+	}
 	owner := map[string][]string{}
 	t0 := time.Now()
 	if reuse {
@@ -427,12 +434,13 @@ func benchBEIR(a *app, eng *mneme.Engine, w *benchWriter, dir, split string, mod
 		sums := map[string]map[string]float64{"all": {}}
 		var lat []time.Duration
 		for _, qid := range ids {
-			hits, took, err := recallIDs(a, eng, m, b.Queries[qid], "beir", 100)
+			hits, took, err := recallIDs(a, eng, m, b.Queries[qid], "beir", 101)
 			if err != nil {
 				return nil, err
 			}
 			lat = append(lat, took)
-			docs := expand(hits, owner)
+			docs := slices.DeleteFunc(expand(hits, owner), func(d string) bool { return d == self[qid] })
+			docs = docs[:min(100, len(docs))]
 			sums["all"]["n"]++
 			sums["all"]["ndcg@10"] += eval.NDCGAt(docs, b.Qrels[qid], 10)
 			sums["all"]["recall@10"] += eval.RecallRelevantAt(docs, b.Qrels[qid], 10)

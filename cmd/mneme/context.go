@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"time"
@@ -27,6 +28,8 @@ func runContext(a *app, args []string) error {
 	a.embedderFlag(fs)
 	budget := fs.Int("budget", contextpack.DefaultBudget, fmt.Sprintf("token budget (cl100k_base tokens), %d to %d", contextpack.MinBudget, contextpack.MaxBudget))
 	qf.fieldFlag("budget")
+	reusable := fs.Int("reusable", 0, fmt.Sprintf("add up to N validated or published memories in a block of their own, with a quarter of the budget (0 to %d)", contextpack.MaxReusable))
+	qf.fieldFlag("reusable")
 	ev := evidenceFlags(fs)
 	var token flagString
 	fs.Var(&token, "verification-token", "return the answer verified for this package with this token (mneme answer put); needs --answer-scope")
@@ -45,7 +48,8 @@ func runContext(a *app, args []string) error {
 	}
 	reqs, err := requests(a, &qf, pos, "no query given: mneme context \"what did we decide about the release\" --budget 1500",
 		func(query string) (contextpack.Request, error) {
-			return contextpack.Request{RecallRequest: qf.recallRequest(query), Budget: contextpack.Budget(*budget), VerificationToken: token.value, AnswerScope: *scope}, contextpack.CheckBudget(*budget)
+			req := contextpack.Request{RecallRequest: qf.recallRequest(query), Budget: contextpack.Budget(*budget), Reusable: *reusable, VerificationToken: token.value, AnswerScope: *scope}
+			return req, cmp.Or(contextpack.CheckBudget(*budget), contextpack.CheckReusable(*reusable))
 		})
 	if err != nil {
 		return err

@@ -280,6 +280,17 @@ func (a *app) checkPending(eng *mneme.Engine, add func(string, bool, string, str
 	default:
 		add("vectors", true, "every memory that may be embedded has a vector", "")
 	}
+	if err == nil && len(st.Embedders) > 0 {
+		var lines []string
+		fix := ""
+		for _, vs := range st.Embedders {
+			lines = append(lines, coverageLine(vs))
+			if !vs.Home && vs.Vectors < vs.Embeddable {
+				fix = fmt.Sprintf("a reindex to %s stopped before it switched: run `mneme reindex --embedder %s` again to finish it", vs.Embedder.ID(), vs.Embedder.Provider)
+			}
+		}
+		add("embedders", true, strings.Join(lines, "; "), fix)
+	}
 }
 
 // pendingDetail says how many memories wait for a vector, and the

@@ -26,7 +26,7 @@ func (a *app) capabilities() []check {
 	} else {
 		out = append(out, check{Name: "shared store", OK: true, Detail: "the store is PostgreSQL, shared"})
 	}
-	if l := c.File.LLM; l.Provider != "" {
+	if l := c.LLM; l.Provider != "" {
 		out = append(out, check{Name: "llm", OK: true, Detail: fmt.Sprintf("%s %s configured (not called: summarize --strategy auto falls back when it does not answer)", l.Provider, l.Model)})
 	} else {
 		out = append(out, check{Name: "llm", OK: true, Absent: true, Detail: "none configured (config.json llm): summaries are extractive"})

@@ -415,7 +415,7 @@ func TestRecallHyDE(t *testing.T) {
 		t.Fatalf("hyde with an LLM: %+v (calls %d)", r, calls.Load())
 	}
 	req := filepath.Join(t.TempDir(), "req.json")
-	os.WriteFile(req, []byte(`{"query":"which pet","hyde":{"hypothesis":"a guinea pig named Oscar","generator_id":"agent","generator_version":"7"}}`), 0o600)
+	os.WriteFile(req, []byte(`{"query":"which pet","hyde":{"hypothesis":"a guinea pig named Oscar","query":"which pet","generator_id":"agent","generator_version":"7"}}`), 0o600)
 	r = decode[hydeJSON](t, ok(t, home, "recall", "--request", req, "--json"))
 	if r.HyDE == nil || r.HyDE.GeneratorID != "agent" || r.HyDE.GeneratorVersion != "7" || calls.Load() != 1 {
 		t.Fatalf("supplied hypothesis: %+v", r)

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	commands["export"] = command{usage: "export [--project P] [--vectors] > FILE.jsonl",
+	commands["export"] = command{usage: "export [--project P] [--meta K=V] [--vectors] > FILE.jsonl",
 		summary: "write every memory as one JSON object per line, with the ingest document registry (and, with --vectors, the stored vectors)", run: runExport}
 }
 
@@ -17,11 +17,13 @@ func runExport(a *app, args []string) error {
 	fs := a.flags()
 	project := fs.String("project", "", "only this project")
 	clearance := fs.String("clearance", "internal", "highest sensitivity to export: public, internal or secret")
+	var meta metaFlag
+	fs.Var(&meta, "meta", metaUsage)
 	vectors := fs.Bool("vectors", false, "also write the stored vectors and the embedder they come from, so an import with that embedder need not embed again")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
-	f := mneme.Filter{Project: *project, Clearance: mneme.Sensitivity(*clearance), IncludeSuperseded: true, IncludeExpired: true}
+	f := mneme.Filter{Project: *project, Meta: meta, Clearance: mneme.Sensitivity(*clearance), IncludeSuperseded: true, IncludeExpired: true}
 	if err := f.Check(); err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ type filterFlags struct {
 	session, run                     string
 	types, kinds, tags, statuses     listFlag
 	allTags, superseded              bool
+	meta                             metaFlag
 }
 
 func (f *filterFlags) register(fs *flag.FlagSet) {
@@ -24,6 +25,7 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.session, "session", "", "only records of this session")
 	fs.StringVar(&f.run, "run", "", "only records of this run")
 	fs.BoolVar(&f.allTags, "all-tags", false, "require every tag in --tags, not any")
+	fs.Var(&f.meta, "meta", metaUsage)
 	fs.StringVar(&f.since, "since", "", "only records that happened at or after this time (RFC 3339, a date, or an age like 7d)")
 	fs.StringVar(&f.until, "until", "", "only records that happened at or before this time")
 	fs.BoolVar(&f.superseded, "include-superseded", false, "include records replaced by a newer one with the same key")
@@ -31,7 +33,7 @@ func (f *filterFlags) register(fs *flag.FlagSet) {
 }
 
 func (f *filterFlags) filter(now time.Time) (mneme.Filter, error) {
-	out := mneme.Filter{Project: f.project, Kinds: f.kinds, Tags: f.tags, AllTags: f.allTags,
+	out := mneme.Filter{Project: f.project, Kinds: f.kinds, Tags: f.tags, AllTags: f.allTags, Meta: f.meta,
 		SessionID: f.session, RunID: f.run, IncludeSuperseded: f.superseded, Clearance: mneme.Sensitivity(f.clearance)}
 	for _, t := range f.types {
 		out.Types = append(out.Types, mneme.Type(t))

@@ -13,7 +13,7 @@ import (
 
 func init() {
 	commands["forget"] = command{
-		usage:   "forget ID… | forget [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--dry-run] [--yes]",
+		usage:   "forget ID… | forget [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--meta K=V] [--dry-run] [--yes]",
 		summary: "delete memories by id, or by filter",
 		run:     runForget,
 	}
@@ -23,6 +23,7 @@ func init() {
 type forgetFlags struct {
 	f                  *mneme.ForgetFilter
 	tags, types, kinds listFlag
+	meta               metaFlag
 }
 
 func (ff *forgetFlags) register(fs *flag.FlagSet, f *mneme.ForgetFilter, verb string) {
@@ -33,11 +34,12 @@ func (ff *forgetFlags) register(fs *flag.FlagSet, f *mneme.ForgetFilter, verb st
 	fs.Var(&ff.kinds, "kind", verb+" records of this kind, like note or decision (repeatable)")
 	fs.StringVar(&f.Before, "before", "", verb+" records created before this time (RFC 3339, date, or age like 30d)")
 	fs.StringVar(&f.Key, "key", "", verb+" every version of this key")
+	fs.Var(&ff.meta, "meta", verb+" records whose meta has this top-level value: KEY=VALUE (repeatable; all must hold)")
 }
 
 // fill copies the list flags into the filter, once they are parsed.
 func (ff *forgetFlags) fill() {
-	ff.f.Tags, ff.f.Kinds = ff.tags, ff.kinds
+	ff.f.Tags, ff.f.Kinds, ff.f.Meta = ff.tags, ff.kinds, mneme.MetaFilter(ff.meta)
 	for _, t := range ff.types {
 		ff.f.Types = append(ff.f.Types, mneme.Type(t))
 	}

@@ -66,6 +66,9 @@ func printRecord(a *app, r *mneme.Record) {
 	if r.ExpiresAt != nil {
 		fmt.Fprintf(a.stdout, "expires:  %s\n", r.ExpiresAt.Format("2006-01-02 15:04:05Z07:00"))
 	}
+	for _, l := range r.Links {
+		fmt.Fprintf(a.stdout, "link:     %s %s\n", l.Type, l.Target)
+	}
 	for _, p := range r.Promotions {
 		fmt.Fprintf(a.stdout, "promoted: %s\n", oneLine(p.String()))
 	}

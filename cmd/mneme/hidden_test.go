@@ -91,6 +91,12 @@ func (h hiddenSecret) attacks() []attack {
 			na:      map[string]string{"cli": noTokens["cli"], "http": "the row above"},
 		},
 		{
+			name:     "link to a secret record, without clearance",
+			http:     &httpProbe{method: "POST", path: "/v1/memories/" + h.sourceID + "/links", body: fmt.Sprintf(`{"to":%q,"rel":"relates_to"}`, h.id), token: secWriter},
+			mcp:      &mcpProbe{tool: "link", args: fmt.Sprintf(`{"from":%q,"to":%q,"rel":"relates_to"}`, h.sourceID, h.id)},
+			wantHTTP: "400 EINVALID", wantMCP: "tool error EINVALID", na: noTokens,
+		},
+		{
 			name:     "the source of a summary made secret",
 			http:     &httpProbe{method: "PATCH", path: "/v1/memories/" + h.sourceID, body: `{"sensitivity":"secret"}`, token: secWriter},
 			wantHTTP: "200", na: map[string]string{"cli": "the rule is the Engine's; one surface sets it off", "mcp": "the same"},
@@ -132,6 +138,7 @@ func (h hiddenSecret) check(t *testing.T, rig *securityRig) {
 		{"GET", "/v1/memories/%s", ""}, {"PATCH", "/v1/memories/%s", `{"tags":["x"]}`},
 		{"DELETE", "/v1/memories/%s", ""}, {"POST", "/v1/promote", `{"ids":[%q],"to":"procedural"}`},
 		{"POST", "/v1/forget", `{"ids":[%q]}`},
+		{"POST", "/v1/memories/0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d51/links", `{"to":%q,"rel":"relates_to"}`},
 	} {
 		same("HTTP "+p.method+" "+p.path, func(id string) string {
 			path, body := p.path, p.body

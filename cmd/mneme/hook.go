@@ -106,6 +106,9 @@ func (a *app) hook(pos []string, perr error) ([]byte, error) {
 	}
 	defer eng.Close()
 	core := hook.Core{Eng: eng, Home: c.Home, Budget: c.File.Hooks.Budget, Project: c.File.Hooks.Project, Lexical: lexical}
+	if c.File.LLM.Provider != "" { // a language model writes the session's summary, off the host's path
+		core.Abstract = abstractLater(c.Home)
+	}
 	return core.Handle(ctx, ad, ev)
 }
 

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -36,6 +38,9 @@ func (a *app) importFrom(format, path, project string, opts mneme.WriteOptions) 
 	f, ok := importers.Lookup(format)
 	if !ok {
 		return mneme.Invalid("--from %q is not known: use one of %s", mneme.Clip(format), strings.Join(fromFormats(), ", "))
+	}
+	if project == "" && f.RepoProject {
+		project = a.repoProject(path)
 	}
 	if project == "" {
 		project = mneme.DefaultProject
@@ -98,4 +103,21 @@ func fromFormats() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// repoProject is the project the hooks give the repository path is in
+// (hooks.project in config.json, else the repository's folder name).
+func (a *app) repoProject(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		abs = filepath.Dir(abs)
+	}
+	override := ""
+	if c, err := a.config(); err == nil {
+		override = c.File.Hooks.Project
+	}
+	return hook.FindRepo(abs, override).Project
 }

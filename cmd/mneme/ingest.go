@@ -10,6 +10,7 @@ import (
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/internal/relpath"
 	"github.com/mneme-ai/mneme/internal/walk"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 func init() {
@@ -79,7 +80,7 @@ func runIngest(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := eng.Ingest(a.ctx, sources, o)
+	res, err := jobs.Ingest(a.ctx, eng, sources, o)
 	if err != nil {
 		return err
 	}

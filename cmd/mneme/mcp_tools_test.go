@@ -23,7 +23,7 @@ func TestMCPToolSet(t *testing.T) {
 		{``, []string{"context", "forget", "get", "ops", "recall", "remember"}},
 		{`{"mcp":{"tools":["recall","summarize"]}}`, []string{"recall", "summarize"}},
 		{`{"mcp":{"tools":["default","list"]}}`, []string{"context", "forget", "get", "list", "ops", "recall", "remember"}},
-		{`{"mcp":{"tools":"all"}}`, []string{"answer", "code_context", "context", "context_evidence", "forget", "get", "ground", "list", "ops", "promote", "prune", "recall", "remember", "summarize", "update"}},
+		{`{"mcp":{"tools":"all"}}`, []string{"answer", "code_context", "context", "context_evidence", "forget", "get", "ground", "link", "list", "ops", "promote", "prune", "recall", "remember", "summarize", "sync", "update"}},
 	} {
 		home := t.TempDir()
 		if c.config != "" {
@@ -103,7 +103,7 @@ func TestMCPToolsCost(t *testing.T) {
 			def += tc.Tokens
 		}
 	}
-	if r.Tokenizer != "cl100k_base" || len(r.Tools) != 15 || r.Served != served || r.Default != def || r.All != all || r.Budget != 2000 || def > r.Budget {
+	if r.Tokenizer != "cl100k_base" || len(r.Tools) != 16 || r.Served != served || r.Default != def || r.All != all || r.Budget != 2000 || def > r.Budget {
 		t.Errorf("%+v", r)
 	}
 	text := ok(t, home, "mcp", "--tools-cost")

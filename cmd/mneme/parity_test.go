@@ -52,6 +52,18 @@ func TestSurfaceParity(t *testing.T) {
 		{"get", "", func(ids map[string]string) args { return args{"id": ids["A"]} }, ""},
 		{"list", "", fixed(args{"project": "shop"}), ""},
 		{"stats", "", fixed(args{}), ""},
+		// Metadata filters: exact top-level values, all must hold; a number matches its text (the CLI's --meta).
+		{"remember", "C", fixed(args{"text": "Tenant acme deploys need a change ticket.", "project": "shop", "meta": args{"tenant": "acme", "document_version": "3"}}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "project": "shop", "meta": args{"tenant": "acme"}, "include_unmatched": true}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"tenant": "acme", "document_version": "3"}}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"tenant": "acme", "document_version": 4}}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"by": "ada"}, "include_unmatched": true}), ""},
+		{"context", "", fixed(args{"query": "deploys", "project": "shop", "budget": 200, "meta": args{"tenant": "acme"}}), ""},
+		{"list", "", fixed(args{"project": "shop", "meta": args{"document_version": 3}}), ""},
+		{"forget", "", fixed(args{"meta": args{"tenant": "acme"}, "dry_run": true}), ""},
+		{"prune", "", fixed(args{"project": "shop", "meta": args{"tenant": "acme"}, "statuses": []string{"active"}, "dry_run": true}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "meta": args{"": "acme"}}), "EINVALID"},
+		{"forget", "", fixed(args{"meta": args{" ": "x"}}), "EINVALID"},
 		{"promote", "R", func(ids map[string]string) args {
 			return args{"ids": []string{ids["A"]}, "to": "procedural", "title": "When we deploy"}
 		}, ""},
@@ -60,6 +72,11 @@ func TestSurfaceParity(t *testing.T) {
 			return args{"ids": []string{ids["B"]}, "to": "semantic", "status": "published"}
 		}, ""},
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "statuses": []string{"validated", "published"}}), ""},
+		{"context", "", fixed(args{"query": "when do deploys go out", "project": "shop", "budget": 300, "reusable": 2}), ""},
+		{"link", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""},
+		{"link", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""}, // unchanged
+		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 1, "expand": 1, "explain": true}), ""},
+		{"unlink", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""},
 		{"prune", "", fixed(args{"project": "shop", "statuses": []string{"published"}, "dry_run": true}), ""},
 		{"prune", "", fixed(args{"project": "shop", "expired": true}), ""},
 		{"forget", "", fixed(args{"project": "shop", "kinds": []string{"decision"}, "dry_run": true}), ""},
@@ -85,6 +102,12 @@ func TestSurfaceParity(t *testing.T) {
 		}, "EINVALID"},
 		{"recall", "", fixed(args{"query": "deploys", "statuses": []string{"checked"}}), "EINVALID"},
 		{"forget", "", fixed(args{"ids": []string{"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"}}), "ENOTFOUND"},
+		{"link", "", func(ids map[string]string) args {
+			return args{"from": ids["A"], "to": "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", "rel": "relates_to"}
+		}, "EINVALID"},
+		{"link", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["R"], "rel": "inspired_by"} }, "EINVALID"},
+		{"unlink", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": "nope"} }, "EINVALID"},
+		{"context", "", fixed(args{"query": "deploys", "reusable": 51}), "EINVALID"},
 	}
 	for i, st := range steps {
 		results := map[string]string{}
@@ -115,6 +138,9 @@ func TestSurfaceParity(t *testing.T) {
 			if code == "" {
 				results[name] = normalise(t, st.op, clone(out), ids[name])
 			}
+		}
+		if os.Getenv("PARITY_LOG") != "" {
+			t.Logf("step %d %s: %.600s", i, st.op, results["cli"])
 		}
 		if results["cli"] != results["http"] || results["cli"] != results["mcp"] {
 			t.Errorf("step %d %s differs:\ncli  %s\nhttp %s\nmcp  %s", i, st.op, results["cli"], results["http"], results["mcp"])
@@ -147,9 +173,19 @@ func normalise(t *testing.T, op string, out any, ids map[string]string) string {
 			m := map[string]any{}
 			for k, x := range v {
 				switch k {
-				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "explain", "next_cursor", "links", "stages",
+				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "next_cursor", "stages",
 					"at", "by": // a promotion's time, and who: the local user on the CLI, the token elsewhere
 					continue
+				case "explain": // only how an expanded hit relates to its hit
+					if e, ok := x.(map[string]any); ok && e["relation"] != nil {
+						x = args{"relation": e["relation"], "expanded_from": e["expanded_from"]}
+					} else {
+						continue
+					}
+				case "links": // compared where links are the point
+					if op != "link" && op != "unlink" && op != "get" {
+						continue
+					}
 				case "id", "record_id":
 					if s, _ := x.(string); names[s] != "" {
 						x = names[s]
@@ -194,7 +230,11 @@ type cliSurface struct{ home string }
 
 func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 	argv := []string{op}
-	for _, k := range []string{"query", "id"} {
+	positional := []string{"query", "id"}
+	if op == "link" || op == "unlink" {
+		positional = []string{"from", "to"}
+	}
+	for _, k := range positional {
 		if v, ok := in[k].(string); ok {
 			argv = append(argv, v)
 		}
@@ -206,6 +246,10 @@ func (c *cliSurface) do(t *testing.T, op string, in args) (any, string) {
 		flag := "--" + strings.ReplaceAll(k, "_", "-")
 		switch k {
 		case "text", "query", "id", "ids":
+		case "from", "to":
+			if op != "link" && op != "unlink" {
+				argv = append(argv, flag, fmt.Sprint(v))
+			}
 		case "package": // a file, as `mneme context --json` printed it
 			b, _ := json.Marshal(v)
 			path := filepath.Join(t.TempDir(), "package.json")
@@ -261,9 +305,23 @@ func (h *httpSurface) do(t *testing.T, op string, in args) (any, string) {
 	case "get":
 		method, path, body = "GET", "/v1/memories/"+url.PathEscape(in["id"].(string)), nil
 	case "list":
-		method, path, body = "GET", "/v1/memories?project="+url.QueryEscape(in["project"].(string)), nil
+		q := url.Values{"project": {in["project"].(string)}}
+		if meta, ok := in["meta"].(args); ok {
+			for k, v := range meta {
+				q.Add("meta", fmt.Sprintf("%s=%v", k, v))
+			}
+		}
+		method, path, body = "GET", "/v1/memories?"+q.Encode(), nil
 	case "stats":
 		method, body = "GET", nil
+	case "link":
+		path = "/v1/memories/" + url.PathEscape(in["from"].(string)) + "/links"
+		body, _ = json.Marshal(args{"to": in["to"], "rel": in["rel"]})
+	case "unlink":
+		method, path, body = "DELETE", "/v1/memories/"+url.PathEscape(in["from"].(string))+"/links/"+url.PathEscape(in["to"].(string)), nil
+		if rel, ok := in["rel"].(string); ok {
+			path += "?rel=" + url.QueryEscape(rel)
+		}
 	case "forget":
 		req := args{}
 		filter := args{}
@@ -320,6 +378,10 @@ func (m *mcpSurface) do(t *testing.T, op string, in args) (any, string) {
 		var projects struct{ Projects []any }
 		json.Unmarshal([]byte(res.Contents[0].Text), &projects)
 		return statsOf(projects.Projects), ""
+	}
+	if op == "unlink" { // an action of the link tool
+		op, in = "link", clone(in).(map[string]any)
+		in["unlink"] = true
 	}
 	res, err := m.session.CallTool(ctx, &mcp.CallToolParams{Name: op, Arguments: in})
 	if err != nil {

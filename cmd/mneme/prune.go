@@ -10,7 +10,7 @@ import (
 
 func init() {
 	commands["prune"] = command{
-		usage:   "prune [--expired] [--status S] [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--dry-run] [--yes]",
+		usage:   "prune [--expired] [--status S] [--project P] [--type T] [--kind K] [--tags T] [--before TIME] [--key K] [--meta K=V] [--dry-run] [--yes]",
 		summary: "delete the memories explicit filters select (expired, a status, …); never a whole project",
 		run:     runPrune,
 	}

@@ -80,7 +80,7 @@ func (q *queryFlags) recallRequest(query string) mneme.RecallRequest {
 		types = append(types, mneme.Type(t))
 	}
 	return q.o.request(mneme.RecallRequest{Query: query, Project: ff.project, Types: types, Kinds: ff.kinds,
-		Tags: ff.tags, AllTags: ff.allTags, Statuses: ff.statusList(), Since: ff.since, Until: ff.until, Session: ff.session, Run: ff.run, K: mneme.Count(q.k),
+		Tags: ff.tags, AllTags: ff.allTags, Meta: mneme.MetaFilter(ff.meta), Statuses: ff.statusList(), Since: ff.since, Until: ff.until, Session: ff.session, Run: ff.run, K: mneme.Count(q.k),
 		IncludeSuperseded: ff.superseded})
 }
 

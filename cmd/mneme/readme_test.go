@@ -248,6 +248,7 @@ func writeFixtures(t *testing.T, dir string) {
 		"queries.txt":     "how do we deploy\nrollback\n",
 		"request.json":    `{"query":"deploy","project":"handbook","k":3,"explain":true}`,
 		"queries.jsonl":   "{\"id\":\"q1\",\"query\":\"rate limit\"}\n{\"id\":\"q2\",\"query\":\"rollback\",\"project\":\"handbook\"}\n",
+		"decision.jsonl":  `{"id":"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5f","project":"ops","type":"semantic","kind":"decision","text":"We test a restore from the nightly backup every quarter","created_at":"2026-01-02T00:00:00Z","updated_at":"2026-01-02T00:00:00Z","status":"active","sensitivity":"internal"}` + "\n",
 		"backup.jsonl":    `{"id":"0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e","project":"ops","type":"semantic","text":"Backups run nightly at 02:00 UTC","tags":["backup"],"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z","status":"active","sensitivity":"internal"}` + "\n",
 	}
 	for name, body := range files {

@@ -81,6 +81,9 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(a.stdout, strings.TrimSpace("no memories match "+held))
 	}
+	if res.Weak != "" {
+		fmt.Fprintf(a.stdout, "(weak: %s)\n", res.Weak)
+	}
 	for i, h := range res.Hits {
 		r := h.Record
 		fmt.Fprintf(a.stdout, "%d. [%.2f] %s\n   %s%s · %s · %s · %s\n", i+1, h.Score, headline(r), sourceRef(r), r.ID, oneLine(r.Project), oneLine(string(r.Type)), r.EventTime().Format(time.DateOnly))
@@ -160,10 +163,13 @@ func explainLine(e *mneme.Explain) string {
 	for _, b := range []struct {
 		name string
 		v    float64
-	}{{"speaker", e.SpeakerBoost}, {"session", e.SessionBoost}, {"date", e.DateBoost}} {
+	}{{"speaker", e.SpeakerBoost}, {"session", e.SessionBoost}, {"date", e.DateBoost}, {"when", e.WhenBoost}, {"recent", e.RecentBoost}} {
 		if b.v != 0 {
 			parts = append(parts, fmt.Sprintf("%s +%.3f", b.name, b.v))
 		}
+	}
+	if e.MatchFloor != 0 {
+		parts = append(parts, fmt.Sprintf("weak: below the match floor %g", e.MatchFloor))
 	}
 	if e.ShortTurn != 0 {
 		parts = append(parts, fmt.Sprintf("short turn -%.3f", e.ShortTurn))

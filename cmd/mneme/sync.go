@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
+	"github.com/mneme-ai/mneme/jobs"
 )
 
 func init() {
@@ -19,7 +20,9 @@ func init() {
 }
 
 func runSync(a *app, args []string) error {
-	return embedJob(a, args, (*mneme.Engine).EmbedPending,
+	return embedJob(a, args, func(eng *mneme.Engine, ctx context.Context) (mneme.SyncResult, error) {
+		return jobs.EmbedPending(ctx, eng)
+	},
 		func(res mneme.SyncResult) bool { return res.Embedded > 0 },
 		func(res mneme.SyncResult) string {
 			return fmt.Sprintf("embedded %s with %s; %s", mneme.Plural(res.Embedded, "pending memory", "pending memories"),
@@ -79,7 +82,11 @@ func keepEmbedding(ctx context.Context, eng *mneme.Engine, log *slog.Logger) (st
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		eng.KeepEmbedding(ctx, syncEvery, func(res mneme.SyncResult, err error) {
+		ctx := jobs.WithCaller(ctx, "background")
+		eng.KeepEmbedding(ctx, syncEvery, func(started time.Time, res mneme.SyncResult, err error) {
+			if lerr := jobs.Log(ctx, eng, jobs.KindSync, started, map[string]int{"embedded": res.Embedded, "pending": res.Pending}, err); lerr != nil {
+				log.Warn("recording the sync in the job ledger failed", "error", mneme.ErrorMessage(lerr))
+			}
 			if err != nil {
 				log.Warn("embedding pending memories failed", "embedded", res.Embedded, "error", mneme.ErrorMessage(err))
 				return

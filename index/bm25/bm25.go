@@ -6,7 +6,6 @@
 package bm25
 
 import (
-	"cmp"
 	"container/heap"
 	"math"
 	"slices"
@@ -45,8 +44,9 @@ type Attrs struct {
 	Project, Type, Kind, Status, Sensitivity, Key string
 	Session, Run                                  string
 	Tags                                          []string
-	Expires                                       int64 // Unix nanoseconds; 0: never
-	Event                                         int64 // occurred_at, else created_at
+	Meta                                          []string // values a Filter.Meta condition may name
+	Expires                                       int64    // Unix nanoseconds; 0: never
+	Event                                         int64    // occurred_at, else created_at
 	Created                                       int64
 }
 
@@ -63,6 +63,7 @@ type Index struct {
 	alive    []bool
 	attrs    []attrs
 	tags     []uint32 // every document's tag ids; attrs hold offsets into it
+	metas    []uint32 // every document's meta value ids, likewise
 	byKey    map[int64]uint32
 	strs     interner
 	live     int
@@ -80,6 +81,7 @@ type attrs struct {
 	project, typ, kind, status, sens, key uint32
 	session, run                          uint32
 	tagOff, tagLen                        uint32 // the document's tags: Index.tags[tagOff:tagOff+tagLen]
+	metaOff, metaLen                      uint32 // its meta values: Index.metas[metaOff:metaOff+metaLen]
 	expires, event, created               int64
 }
 
@@ -194,8 +196,8 @@ func (ix *Index) docTags(n uint32) []uint32 {
 
 // compact drops dead documents from the postings and renumbers the rest.
 func (ix *Index) compact() {
-	keys, lens, alive, attrs, tags := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags
-	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags = nil, nil, nil, nil, nil
+	keys, lens, alive, attrs, tags, metas := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas
+	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas = nil, nil, nil, nil, nil, nil
 	ix.byKey = make(map[int64]uint32, ix.live)
 	renum := make([]uint32, len(keys))
 	for n, key := range keys {
@@ -205,6 +207,8 @@ func (ix *Index) compact() {
 			a := attrs[n]
 			ix.tags = append(ix.tags, tags[a.tagOff:a.tagOff+a.tagLen]...)
 			a.tagOff = uint32(len(ix.tags)) - a.tagLen
+			ix.metas = append(ix.metas, metas[a.metaOff:a.metaOff+a.metaLen]...)
+			a.metaOff = uint32(len(ix.metas)) - a.metaLen
 			ix.appendDoc(key, lens[n], a)
 		}
 	}
@@ -242,8 +246,7 @@ type Query struct {
 var accPool = sync.Pool{New: func() any { return &accumulator{} }}
 
 type accumulator struct {
-	score   []float32
-	matched []uint64 // bit i: query term i occurs in the document
+	score   []float32 // 0: no query term in the document (a term adds more than 0)
 	touched []uint32
 }
 
@@ -260,27 +263,15 @@ func (ix *Index) Search(q Query) []Hit {
 	defer accPool.Put(acc)
 	if len(acc.score) < len(ix.keys) {
 		acc.score = make([]float32, len(ix.keys))
-		acc.matched = make([]uint64, len(ix.keys))
 	}
 	avg := float32(ix.totalLen / float64(ix.live))
 	terms := ix.queryTerms(q.Terms)
-	for ti, t := range terms {
-		p, w, bit := t.p, t.count*t.idf, uint64(1)<<ti
-		for i, d := range p.docs {
-			if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
-				continue
-			}
-			tf := p.tfs[i]
-			if acc.matched[d] == 0 {
-				acc.touched = append(acc.touched, d)
-			}
-			acc.score[d] += w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
-			acc.matched[d] |= bit
-		}
+	for _, t := range terms {
+		ix.addAll(acc, t, avg)
 	}
 	h := &hitHeap{}
 	for _, d := range acc.touched {
-		hit := scored{doc: d, key: ix.keys[d], score: acc.score[d], matched: acc.matched[d]}
+		hit := scored{doc: d, key: ix.keys[d], score: acc.score[d]}
 		switch full := h.Len() == q.K; { // the filter is checked only for a document that would enter
 		case !full && match(d):
 			heap.Push(h, hit)
@@ -288,23 +279,59 @@ func (ix *Index) Search(q Query) []Hit {
 			(*h)[0] = hit
 			heap.Fix(h, 0)
 		}
-		acc.score[d], acc.matched[d] = 0, 0
+	}
+	for _, d := range acc.touched {
+		acc.score[d] = 0
 	}
 	acc.touched = acc.touched[:0]
 	out := make([]Hit, h.Len())
-	wt := wordTerms(q.Terms, terms)
+	docs := make([]uint32, h.Len())
 	for i := len(out) - 1; i >= 0; i-- {
 		s := heap.Pop(h).(scored)
-		out[i] = Hit{Key: s.key, Score: float64(s.score), Matched: matchedWords(q.Terms, wt, s.matched)}
+		out[i], docs[i] = Hit{Key: s.key, Score: float64(s.score)}, s.doc
 	}
+	ix.setMatched(q.Terms, terms, out, docs)
 	return out
 }
 
-// MaxQueryTerms bounds the distinct stems a search reads (in both stores):
-// a longer query, a whole note or document asked with, reads its rarest,
-// which carry most of its BM25 weight, and a record's matched terms fit in
-// one 64-bit set.
-const MaxQueryTerms = 64
+// addAll adds every posting of t. Every term's whole list is read: for a
+// query of 200 words, pruning the lists of common terms (MaxScore) cost
+// twice the CPU time it saved (BenchmarkSearch).
+func (ix *Index) addAll(acc *accumulator, t queryTerm, avg float32) {
+	p, w := t.p, t.count*t.idf
+	for i, d := range p.docs {
+		if int(d) >= len(ix.alive) || !ix.alive[d] { // the bound guards against a corrupt snapshot
+			continue
+		}
+		tf := p.tfs[i]
+		if acc.score[d] == 0 {
+			acc.touched = append(acc.touched, d)
+		}
+		acc.score[d] += w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
+	}
+}
+
+// setMatched sets the matched words of the hits, of documents docs: which
+// terms a document holds is looked up for the few hits, not tracked for
+// every document scored, so a query may have any number of terms.
+func (ix *Index) setMatched(words []string, terms []queryTerm, hits []Hit, docs []uint32) {
+	want := make(map[uint32]int, len(docs))
+	for i, d := range docs {
+		want[d] = i
+	}
+	sorted := slices.Clone(docs)
+	slices.Sort(sorted)
+	has := make([]TermSet, len(hits))
+	for ti, t := range terms {
+		ix.eachWanted(t.p, sorted, want, func(_ int, _ uint32, i int) { has[i].Add(ti) })
+	}
+	wt := wordTerms(words, terms)
+	for i := range hits {
+		if !has[i].Empty() {
+			hits[i].Matched = matchedWords(words, wt, has[i])
+		}
+	}
+}
 
 // queryTerm is a stem of a query that the index holds: a word the query
 // repeats (as feedback weighs the query's own words) counts that many
@@ -318,9 +345,8 @@ type queryTerm struct {
 }
 
 // queryTerms groups the words of a query by stem, in query order, keeping
-// the stems of live documents; of more than MaxQueryTerms it keeps the
-// rarest (fewest live documents; ties: first in the query). The i-th
-// term's bit in a match set is 1<<i.
+// the stems of live documents, each counted as often as the query has it
+// (BM25's query term frequency).
 func (ix *Index) queryTerms(words []string) []queryTerm {
 	var out []queryTerm
 	at := map[string]int{}
@@ -343,26 +369,6 @@ func (ix *Index) queryTerms(words []string) []queryTerm {
 		}
 		at[s] = len(out)
 		out = append(out, queryTerm{stem: s, count: 1, p: p, df: df, idf: ix.idf(df)})
-	}
-	return rarest(out, MaxQueryTerms)
-}
-
-// rarest keeps the n terms of fewest documents (ties: the earlier), in
-// their order.
-func rarest(terms []queryTerm, n int) []queryTerm {
-	if len(terms) <= n {
-		return terms
-	}
-	order := make([]int, len(terms))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(terms[a].df, terms[b].df) })
-	order = order[:n]
-	slices.Sort(order)
-	out := make([]queryTerm, n)
-	for i, j := range order {
-		out[i] = terms[j]
 	}
 	return out
 }
@@ -403,11 +409,11 @@ func wordTerms(words []string, terms []queryTerm) []int {
 }
 
 // matchedWords returns the words of a query (once each, in query order)
-// whose term (wordTerm, from wordTerms) has its bit set in bits.
-func matchedWords(words []string, wordTerm []int, bits uint64) []string {
+// whose term (wordTerm, from wordTerms) is in has.
+func matchedWords(words []string, wordTerm []int, has TermSet) []string {
 	var out []string
 	for i, w := range words {
-		if t := wordTerm[i]; t >= 0 && bits&(1<<t) != 0 && !slices.Contains(out, w) {
+		if t := wordTerm[i]; t >= 0 && has.Has(t) && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -415,10 +421,9 @@ func matchedWords(words []string, wordTerm []int, bits uint64) []string {
 }
 
 type scored struct {
-	doc     uint32
-	key     int64
-	score   float32
-	matched uint64
+	doc   uint32
+	key   int64
+	score float32
 }
 
 func (s scored) better(o scored) bool {
@@ -463,18 +468,18 @@ func (ix *Index) Score(terms []string, keys []int64) []Hit {
 	slices.Sort(docs)
 	avg := float32(ix.totalLen / float64(ix.live))
 	qt := ix.queryTerms(terms)
-	has := make([]uint64, len(keys))
+	has := make([]TermSet, len(keys))
 	for qi, t := range qt {
 		p, w := t.p, t.count*t.idf
 		ix.eachWanted(p, docs, want, func(j int, d uint32, i int) {
 			tf := p.tfs[j]
 			out[i].Score += float64(w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg)))
-			has[i] |= 1 << qi
+			has[i].Add(qi)
 		})
 	}
 	wt := wordTerms(terms, qt)
 	for i := range out {
-		if has[i] != 0 {
+		if !has[i].Empty() {
 			out[i].Matched = matchedWords(terms, wt, has[i])
 		}
 	}

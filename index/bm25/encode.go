@@ -11,20 +11,20 @@ import (
 )
 
 // magic starts an encoded index; the last byte is the format version.
-const magic = "MNEMEBM25\x04"
+const magic = "MNEMEBM25\x05"
 
 // The format is built for loading without decoding: after a small header and
 // the interned strings, every array is stored as-is (little-endian, 8-byte
 // aligned), so Decode turns the bytes into slices without copying. Layout:
 //
 //	magic, padding to 8
-//	u64 counts: strings, docs, tag arena, terms
+//	u64 counts: strings, docs, tag arena, meta arena, terms
 //	strings: u32 length + bytes each, padding to 8
 //	keys [docs]int64, lens [docs]float32, padding, attrs [docs]attrs,
-//	tag arena [tags]uint32, padding
+//	tag arena [tags]uint32, meta arena [metas]uint32, padding
 //	terms: u32 length + bytes, u64 postings count n, padding to 4,
 //	       docs [n]uint32, tfs [n]float32
-const attrsSize = 64
+const attrsSize = 72
 
 func init() {
 	if unsafe.Sizeof(attrs{}) != attrsSize {
@@ -45,7 +45,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	e.pad(8)
 	nterms := 0
 	ix.eachTerm(func(string, *plist) { nterms++ })
-	for _, n := range []int{len(ix.strs.strs), len(ix.keys), len(ix.tags), nterms} {
+	for _, n := range []int{len(ix.strs.strs), len(ix.keys), len(ix.tags), len(ix.metas), nterms} {
 		e.u64(uint64(n))
 	}
 	for _, s := range ix.strs.strs {
@@ -57,6 +57,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	e.pad(8)
 	e.raw(binfmt.Bytes(ix.attrs))
 	e.raw(binfmt.Bytes(ix.tags))
+	e.raw(binfmt.Bytes(ix.metas))
 	e.pad(8)
 	ix.eachTerm(func(t string, p *plist) { // sorted: Decode binary-searches the table
 		e.str(t)
@@ -92,7 +93,7 @@ func Decode(data []byte) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	nstr, ndocs, ntags, nterms := d.Count(4), d.Count(8+4+attrsSize), d.Count(4), d.Count(8)
+	nstr, ndocs, ntags, nmetas, nterms := d.Count(4), d.Count(8+4+attrsSize), d.Count(4), d.Count(4), d.Count(8)
 	ix := New()
 	for range nstr {
 		ix.strs.id(string(d.Take(int(d.U32()))))
@@ -103,6 +104,7 @@ func Decode(data []byte) (*Index, error) {
 	d.Align(8)
 	ix.attrs = binfmt.View[attrs](d, ndocs)
 	ix.tags = binfmt.View[uint32](d, ntags)
+	ix.metas = binfmt.View[uint32](d, nmetas)
 	d.Align(8)
 	if d.Failed() {
 		return nil, fmt.Errorf("%w: truncated document section", ErrCorrupt)
@@ -115,15 +117,17 @@ func Decode(data []byte) (*Index, error) {
 				d.Fail()
 			}
 		}
-		if uint64(a.tagOff)+uint64(a.tagLen) > uint64(ntags) {
+		if uint64(a.tagOff)+uint64(a.tagLen) > uint64(ntags) || uint64(a.metaOff)+uint64(a.metaLen) > uint64(nmetas) {
 			d.Fail()
 		}
 		ix.alive[n] = true
 		ix.totalLen += float64(ix.lens[n])
 	}
-	for _, t := range ix.tags {
-		if t >= uint32(nstr) {
-			d.Fail()
+	for _, arena := range [][]uint32{ix.tags, ix.metas} {
+		for _, t := range arena {
+			if t >= uint32(nstr) {
+				d.Fail()
+			}
 		}
 	}
 	ix.byKey = nil // built on the first mutation; searches do not need it

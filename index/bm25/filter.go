@@ -19,6 +19,9 @@ type Filter struct {
 	Now                int64 // documents with Expires <= Now are excluded; 0: no expiry check
 	ExcludeStatus      string
 	ExcludeSensitivity string
+	// Meta are conditions that must all hold: a document passes one when
+	// it has any of its values (see Attrs.Meta).
+	Meta [][]string
 }
 
 // compile turns f into a predicate over interned attributes. ok is false
@@ -53,6 +56,10 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 		(f.AllTags && len(tags) < len(f.Tags)) {
 		return nil, false
 	}
+	meta, ok := ix.compileMeta(f.Meta)
+	if !ok {
+		return nil, false
+	}
 	exStatus, hasExStatus := id(f.ExcludeStatus)
 	exSens, hasExSens := id(f.ExcludeSensitivity)
 	hasExStatus = hasExStatus && f.ExcludeStatus != ""
@@ -72,7 +79,8 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 			f.CreatedBefore != 0 && a.created >= f.CreatedBefore,
 			len(types) > 0 && !slices.Contains(types, a.typ),
 			len(kinds) > 0 && !slices.Contains(kinds, a.kind),
-			len(statuses) > 0 && !slices.Contains(statuses, a.status):
+			len(statuses) > 0 && !slices.Contains(statuses, a.status),
+			len(meta) > 0 && !ix.hasMeta(doc, meta):
 			return false
 		case len(tags) == 0:
 			return true
@@ -114,6 +122,10 @@ func (ix *Index) attrsOf(a Attrs) attrs {
 	for _, t := range a.Tags {
 		ix.tags = append(ix.tags, in.id(t))
 	}
+	out.metaOff, out.metaLen = uint32(len(ix.metas)), uint32(len(a.Meta))
+	for _, m := range a.Meta {
+		ix.metas = append(ix.metas, in.id(m))
+	}
 	return out
 }
 
@@ -136,6 +148,10 @@ func (s *KeySet) Len() int { return s.n }
 // kept copy.
 func (f Filter) clone() Filter {
 	f.Types, f.Kinds, f.Statuses, f.Tags = slices.Clone(f.Types), slices.Clone(f.Kinds), slices.Clone(f.Statuses), slices.Clone(f.Tags)
+	f.Meta = slices.Clone(f.Meta)
+	for i := range f.Meta {
+		f.Meta[i] = slices.Clone(f.Meta[i])
+	}
 	return f
 }
 

@@ -5,6 +5,7 @@
 package benchdata
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -76,8 +77,13 @@ func (c *Corpus) Record(i int) *mneme.Record {
 		Text:       fmt.Sprintf("%s (%d)", c.Text(25+c.rng.IntN(11)), i),
 		Tags:       []string{fmt.Sprintf("t%d", c.rng.IntN(50)), fmt.Sprintf("t%d", c.rng.IntN(50))},
 		OccurredAt: &at, CreatedAt: at,
+		Meta: json.RawMessage(fmt.Sprintf(`{"tenant":"tenant-%d","document_version":%d}`, i%10, 1+i%3)),
 	}
 }
+
+// MetaTenth is a meta filter the records of Record pass one in ten: their
+// tenant is tenant-0 to tenant-9 in turn.
+var MetaTenth = []mneme.MetaMatch{{Key: "tenant", Value: "tenant-3"}}
 
 // Query returns a question-like query: a few function words and two to five
 // vocabulary words drawn from the same distribution as the records.

@@ -95,3 +95,32 @@ func eachLine(path string, fn func(line string, n int) error) error {
 	}
 	return sc.Err()
 }
+
+// DocumentQueries turns b into a benchmark of long queries: for each
+// judged query, its first document (by id) of the highest grade becomes
+// the query, asking for the other documents judged for the query. It
+// returns each new query's own document, which a run leaves out of its
+// hits. Queries judging one document only are dropped.
+func (b *BEIR) DocumentQueries() map[string]string {
+	text := make(map[string]string, len(b.Docs))
+	for _, d := range b.Docs {
+		text[d.ID] = strings.TrimSpace(d.Title + " " + d.Text)
+	}
+	self := map[string]string{}
+	for qid, grades := range b.Qrels {
+		best, top := "", 0
+		for id, g := range grades {
+			if text[id] != "" && (g > top || g == top && id < best) {
+				best, top = id, g
+			}
+		}
+		if best == "" || len(grades) < 2 {
+			delete(b.Qrels, qid)
+			delete(b.Queries, qid)
+			continue
+		}
+		delete(grades, best)
+		b.Queries[qid], self[qid] = text[best], best
+	}
+	return self
+}

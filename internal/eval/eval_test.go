@@ -66,3 +66,35 @@ func TestKeptAndLead(t *testing.T) {
 		t.Errorf("Lead = %q", got)
 	}
 }
+
+func TestAUC(t *testing.T) {
+	for _, c := range []struct {
+		pos, neg []float64
+		want     float64
+	}{
+		{[]float64{0.9, 0.8}, []float64{0.1, 0.2}, 1},
+		{[]float64{0.1}, []float64{0.9}, 0},
+		{[]float64{0.5}, []float64{0.5}, 0.5},
+		{[]float64{0.9, 0.3}, []float64{0.5, 0.1}, 0.75},
+	} {
+		if got := AUC(c.pos, c.neg); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("AUC(%v, %v) = %g, want %g", c.pos, c.neg, got, c.want)
+		}
+	}
+	if !math.IsNaN(AUC(nil, []float64{1})) {
+		t.Error("AUC of no positives is not NaN")
+	}
+}
+
+func TestDocumentQueries(t *testing.T) {
+	b := &BEIR{
+		Docs:    []Doc{{ID: "d1", Title: "T1", Text: "one"}, {ID: "d2", Text: "two"}, {ID: "d3", Text: "three"}},
+		Queries: map[string]string{"q1": "short", "q2": "alone"},
+		Qrels:   map[string]map[string]int{"q1": {"d3": 2, "d2": 2, "d1": 1}, "q2": {"d1": 2}},
+	}
+	self := b.DocumentQueries()
+	if !reflect.DeepEqual(self, map[string]string{"q1": "d2"}) || b.Queries["q1"] != "two" ||
+		!reflect.DeepEqual(b.Qrels["q1"], map[string]int{"d3": 2, "d1": 1}) || b.Qrels["q2"] != nil || b.Queries["q2"] != "" {
+		t.Fatalf("self %v, queries %v, qrels %v", self, b.Queries, b.Qrels)
+	}
+}

@@ -83,3 +83,24 @@ func Percentiles(lat []time.Duration) (p50, p99 float64) {
 	at := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	return at(0.5), at(0.99)
 }
+
+// AUC is the area under the ROC curve of scores that should be high (pos)
+// against scores that should be low (neg): the chance that a positive
+// drawn at random scores above a negative drawn at random, ties counting
+// half. NaN when either is empty.
+func AUC(pos, neg []float64) float64 {
+	if len(pos) == 0 || len(neg) == 0 {
+		return math.NaN()
+	}
+	n := slices.Sorted(slices.Values(neg))
+	var sum float64
+	for _, p := range pos {
+		below, _ := slices.BinarySearch(n, p)
+		upto := below
+		for upto < len(n) && n[upto] == p {
+			upto++
+		}
+		sum += float64(below) + float64(upto-below)/2
+	}
+	return sum / float64(len(pos)*len(neg))
+}

@@ -24,6 +24,7 @@ const (
 	Documents Role = "documents" // mneme.DocumentStore
 	Vectors   Role = "vectors"   // mneme.VectorStore: the home's embedder, vectors, cache, pending embedding (and mneme.PendingStore)
 	Cache     Role = "cache"     // mneme.CacheStore: result cache entries and write generations
+	Jobs      Role = "jobs"      // jobs.Ledger: the job ledger
 )
 
 var suites = map[Role]map[string]func(*testing.T, *fixture){
@@ -51,6 +52,11 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"IDsHiddenAlike":         testIDsHiddenAlike,
 		"DerivedFollowSecret":    testDerivedFollowSecret,
 		"ImportedPromotions":     testImportedPromotions,
+		"LinkRelations":          testLinkRelations,
+		"LinkRefused":            testLinkRefused,
+		"HiddenLinkTargets":      testHiddenLinkTargets,
+		"ExpandLinks":            testExpandLinks,
+		"Timeline":               testTimeline,
 	},
 	Search: {
 		"FilteredTopK":    testFilteredTopK,
@@ -60,6 +66,8 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,
 		"UnembeddedCount": testUnembeddedCount,
+		"MetaFilters":     testMetaFilters,
+		"MetaTopK":        testMetaTopK,
 	},
 	Documents: {
 		"Documents":      testDocuments,
@@ -78,6 +86,11 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"SyncResumes":       testSyncResumes,
 		"UnembeddedCursor":  testUnembeddedCursor,
 		"StaleVector":       testStaleVector,
+		"ReindexBeside":     testReindexBeside,
+		"ReindexRefused":    testReindexRefused,
+		"ReindexInterrupt":  testReindexInterrupted,
+		"VectorOfOtherSet":  testVectorOfOtherSet,
+		"FollowHome":        testFollowHome,
 		"Notes":             testNotes,
 	},
 	Cache: {
@@ -86,12 +99,18 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"Generations": testCacheGenerations,
 		"Recall":      testCacheRecall,
 	},
+	Jobs: {
+		"Runs":        testJobRuns,
+		"Interrupted": testJobInterrupted,
+		"Scope":       testJobScope,
+		"Prune":       testJobPrune,
+	},
 }
 
 // Run runs the suite of each role named, every role without one.
 func Run(t *testing.T, open Opener, roles ...Role) {
 	if len(roles) == 0 {
-		roles = []Role{Records, Search, Documents, Vectors, Cache}
+		roles = []Role{Records, Search, Documents, Vectors, Cache, Jobs}
 	}
 	for _, role := range roles {
 		tests := suites[role]

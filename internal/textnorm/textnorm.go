@@ -52,14 +52,17 @@ func Words(s string) []string {
 // English stopwords. If every word is a stopword, the words are kept: a
 // query for "the who" still searches for something.
 func Terms(query string) []string {
+	return distinct(QueryTerms(query))
+}
+
+// QueryTerms returns the search terms of a query as Terms does, but each
+// as often as the query has it: BM25 weighs a term by its frequency in
+// the query, which tells what a long query (a paragraph, a document) is
+// about.
+func QueryTerms(query string) []string {
 	words := Words(query)
-	seen := make(map[string]bool, len(words))
 	var terms, stops []string
 	for _, w := range words {
-		if seen[w] {
-			continue
-		}
-		seen[w] = true
 		if stopwords[w] {
 			stops = append(stops, w)
 		} else {
@@ -70,6 +73,22 @@ func Terms(query string) []string {
 		return stops
 	}
 	return terms
+}
+
+// distinct keeps the first of each word, in order.
+func distinct(words []string) []string {
+	seen := make(map[string]bool, len(words))
+	out := words[:0]
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func isASCII(s string) bool {

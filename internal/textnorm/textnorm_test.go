@@ -41,6 +41,22 @@ func TestTerms(t *testing.T) {
 	}
 }
 
+func TestQueryTerms(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+	}{
+		{"deploy, deploy; DEPLOY the build", []string{"deploy", "deploy", "deploy", "build"}}, // query frequency kept
+		{"the the who", []string{"the", "the", "who"}},
+		{"?!", nil},
+	}
+	for _, c := range cases {
+		if got := QueryTerms(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("QueryTerms(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
 func TestCountWords(t *testing.T) {
 	for _, c := range []struct {
 		s           string

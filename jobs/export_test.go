@@ -1,0 +1,4 @@
+package jobs
+
+// Clean is clean, for the tests.
+var Clean = clean

@@ -1,0 +1,44 @@
+// Command ranklab replays package rank over the candidates of a benchmark,
+// so that a ranking profile is measured in a second instead of a bench
+// run. It calls the same functions the Engine does (fusion, boosts, the
+// evidence hold-back), so on LoCoMo (whose turns are too short to lend
+// feedback words) it reproduces `mneme bench locomo --modes hybrid`.
+//
+// Dump a kept bench home once (the store's candidates of every question):
+//
+//	mneme bench locomo ../shared/bench/locomo-dev.json --keep --modes hybrid
+//	go run ./tools/ranklab dump -home DIR -data ../shared/bench/locomo-dev.json -out /tmp/locomo.gob
+//
+// then measure, for instance leaving one conversation out at a time:
+//
+//	go run ./tools/ranklab loco /tmp/locomo.gob
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: ranklab dump|eval|loco ...")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "dump":
+		err = dump(os.Args[2:])
+	case "eval":
+		err = evalCmd(os.Args[2:])
+	case "diff":
+		err = diff(os.Args[2:])
+	case "loco":
+		err = loco(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
