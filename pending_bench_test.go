@@ -12,6 +12,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/internal/benchdata"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/sqlite"
 )
 
@@ -31,7 +32,7 @@ import (
 func BenchmarkSyncThroughput(b *testing.B) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
-		b.Skipf("SKIPPING: the built-in model is not available: %v", err)
+		skips.Skip(b, "mneme model fetch", "the built-in model is not installed: "+mneme.ErrorMessage(err))
 	}
 	const n = 512
 	ctx := context.Background()

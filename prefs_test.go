@@ -8,6 +8,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/rank"
 	"github.com/mneme-ai/mneme/sqlite"
 )
@@ -53,7 +54,7 @@ var prefCases = []prefCase{
 func TestPreferencesAndUpdates(t *testing.T) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
-		t.Skip(err)
+		skips.Skip(t, "mneme model fetch", "the built-in model is not installed: "+err.Error())
 	}
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, t.TempDir())

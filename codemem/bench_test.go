@@ -3,6 +3,8 @@ package codemem
 import (
 	"os"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // BenchmarkExploreHit explores $MNEME_CODE_BENCH_REPO (scripts/fetch-code-bench
@@ -10,7 +12,7 @@ import (
 func BenchmarkExploreHit(b *testing.B) {
 	root := os.Getenv("MNEME_CODE_BENCH_REPO")
 	if root == "" {
-		b.Skip("set MNEME_CODE_BENCH_REPO to a repository (scripts/fetch-code-bench)")
+		skips.Skip(b, "MNEME_CODE_BENCH_REPO=DIR (scripts/fetch-code-bench)", "no repository to index")
 	}
 	s := New(Options{CacheDir: b.TempDir()})
 	if _, err := s.Run(CmdExplore, Request{ProjectRoot: root}); err != nil {

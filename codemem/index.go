@@ -32,7 +32,11 @@ const indexBatch = 100
 // earlier command left behind (no --index, or a crash between writing the
 // artifact and storing the records) is caught up, whatever the delta says.
 // Documents of files no longer in the repository are forgotten.
-func Index(ctx context.Context, eng *mneme.Engine, env *Envelope) (IndexResult, error) {
+//
+// progress, when not nil, hears done of total files to read and embed
+// after each batch (first with done 0): indexing a repository can take
+// minutes.
+func Index(ctx context.Context, eng *mneme.Engine, env *Envelope, progress func(done, total int)) (IndexResult, error) {
 	res := IndexResult{Project: env.ProjectID}
 	if !mneme.ScopeFrom(ctx).Covers(env.ProjectID) {
 		return res, mneme.Errorf(mneme.EFORBIDDEN, "the caller's scope does not cover project %s", env.ProjectID)
@@ -42,7 +46,10 @@ func Index(ctx context.Context, eng *mneme.Engine, env *Envelope) (IndexResult, 
 		return res, err
 	}
 	cursor := ""
-	err = index(ctx, eng, env, &res, func(path string) { cursor = path; run.Progress(res.counts(), path) })
+	if progress == nil {
+		progress = func(int, int) {}
+	}
+	err = index(ctx, eng, env, &res, func(path string) { cursor = path; run.Progress(res.counts(), path) }, progress)
 	if err == nil {
 		cursor = "" // a run that ended has nothing to resume
 	}
@@ -58,8 +65,9 @@ func (res *IndexResult) counts() map[string]int {
 }
 
 // index does Index's work, calling done with the path of the last file
-// of each batch stored (where a run cut short has got to).
-func index(ctx context.Context, eng *mneme.Engine, env *Envelope, res *IndexResult, done func(path string)) error {
+// of each batch stored (where a run cut short has got to), and progress
+// with the files read of those stale.
+func index(ctx context.Context, eng *mneme.Engine, env *Envelope, res *IndexResult, done func(path string), progress func(done, total int)) error {
 	docs, err := eng.Store().Documents(ctx, env.ProjectID, "")
 	if err != nil {
 		return err
@@ -68,8 +76,16 @@ func index(ctx context.Context, eng *mneme.Engine, env *Envelope, res *IndexResu
 	for _, d := range docs {
 		stored[d.URI] = d.Hash
 	}
-	var todo []mneme.SourceFile
 	seen := make(map[string]bool, len(env.entries))
+	var stale []Entry
+	for _, e := range env.entries {
+		seen[e.Path] = true
+		if e.Size > 0 && stored[e.Path] != hex.EncodeToString(e.SHA256[:]) {
+			stale = append(stale, e)
+		}
+	}
+	progress(0, len(stale))
+	var todo []mneme.SourceFile
 	flush := func() error {
 		if len(todo) == 0 {
 			return nil
@@ -89,28 +105,20 @@ func index(ctx context.Context, eng *mneme.Engine, env *Envelope, res *IndexResu
 		todo = todo[:0]
 		return err
 	}
-	for _, e := range env.entries {
-		seen[e.Path] = true
-		if e.Size == 0 || stored[e.Path] == hex.EncodeToString(e.SHA256[:]) {
-			continue
-		}
+	for i, e := range stale {
 		data, _, err := walk.ReadFile(env.ProjectRoot, e.Path, maxFileSize)
-		if err != nil {
+		switch {
+		case err != nil:
 			res.Problems++ // gone, or no longer a regular file, since the scan
-			continue
+		case len(bytes.TrimSpace(data)) > 0:
+			todo = append(todo, mneme.SourceFile{URI: e.Path, Data: data})
 		}
-		if len(bytes.TrimSpace(data)) == 0 {
-			continue
-		}
-		todo = append(todo, mneme.SourceFile{URI: e.Path, Data: data})
-		if len(todo) == indexBatch {
+		if len(todo) == indexBatch || i == len(stale)-1 {
 			if err := flush(); err != nil {
 				return err
 			}
+			progress(i+1, len(stale))
 		}
-	}
-	if err := flush(); err != nil {
-		return err
 	}
 	removed, deleted, err := eng.Sync(ctx, env.ProjectID, []string{""}, seen)
 	res.Removed, res.Deleted = removed, res.Deleted+deleted

@@ -2,6 +2,7 @@ package codemem
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/internal/walk"
 	"github.com/mneme-ai/mneme/sqlite"
 )
@@ -44,7 +46,7 @@ func indexed(t *testing.T, eng *mneme.Engine, project string) map[string][]strin
 // runIndex runs cmd on root and indexes its envelope.
 func runIndex(t *testing.T, s *Service, eng *mneme.Engine, cmd, root string) IndexResult {
 	t.Helper()
-	res, err := Index(context.Background(), eng, run(t, s, cmd, root, false))
+	res, err := Index(context.Background(), eng, run(t, s, cmd, root, false), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,13 +123,13 @@ func TestSwappedForSymlink(t *testing.T) {
 		p := filepath.Join(root, filepath.FromSlash(rel))
 		os.Remove(p)
 		if err := os.Symlink(target, p); err != nil {
-			t.Skip("symlinks unsupported:", err)
+			skips.Skip(t, "", "symlinks unsupported: "+err.Error())
 		}
 	}
 	s, eng := New(Options{CacheDir: t.TempDir()}), newEngine(t)
 	env := run(t, s, CmdExplore, root, false)
 	swap("main.go")
-	if _, err := Index(context.Background(), eng, env); err != nil {
+	if _, err := Index(context.Background(), eng, env, nil); err != nil {
 		t.Fatal(err)
 	}
 	for uri, texts := range indexed(t, eng, env.ProjectID) {
@@ -157,5 +159,40 @@ func TestSwappedForSymlink(t *testing.T) {
 		if e.Path == "lib/lib.go" {
 			t.Fatalf("the swapped file was hashed: %+v", e)
 		}
+	}
+}
+
+// TestIndexProgress: Index says how many files are stale before it starts,
+// then files done after each batch of indexBatch, ending at the total;
+// an empty file counts as done; nothing stale reports 0 of 0 (a file of
+// blanks stores nothing, so it is read again each time).
+func TestIndexProgress(t *testing.T) {
+	files := map[string]string{"empty.go": "   \n"}
+	for i := range 2*indexBatch + 5 {
+		files[fmt.Sprintf("p/f%03d.go", i)] = fmt.Sprintf("package p\n\nfunc F%d() {}\n", i)
+	}
+	root := repo(t, files)
+	s, eng := New(Options{CacheDir: t.TempDir()}), newEngine(t)
+	var got [][2]int
+	report := func(done, total int) { got = append(got, [2]int{done, total}) }
+	if _, err := Index(context.Background(), eng, run(t, s, "explore", root, false), report); err != nil {
+		t.Fatal(err)
+	}
+	n := len(files)
+	if len(got) != 4 || got[0] != [2]int{0, n} || got[len(got)-1] != [2]int{n, n} {
+		t.Fatalf("progress %v, want 0/%d, two batches of %d, then %d/%d", got, n, indexBatch, n, n)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i][0] <= got[i-1][0] || got[i][1] != n {
+			t.Fatalf("progress goes back or changes its total: %v", got)
+		}
+	}
+	got = nil
+	os.Remove(filepath.Join(root, "empty.go"))
+	if _, err := Index(context.Background(), eng, run(t, s, "explore", root, false), report); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != [2]int{0, 0} {
+		t.Fatalf("nothing stale: progress %v", got)
 	}
 }

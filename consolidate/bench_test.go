@@ -10,6 +10,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/consolidate"
 	"github.com/mneme-ai/mneme/embed/minilm"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/sqlite"
 )
 
@@ -24,7 +25,7 @@ import (
 func BenchmarkSummarize500(b *testing.B) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
-		b.Skipf("SKIPPING: the built-in model is not available: %v", err)
+		skips.Skip(b, "mneme model fetch", "the built-in model is not installed: "+mneme.ErrorMessage(err))
 	}
 	s, err := sqlite.Open(context.Background(), b.TempDir())
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/internal/eval"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // TestLoCoMoCoverage measures the extractive selection on LoCoMo dev
@@ -20,7 +21,7 @@ import (
 func TestLoCoMoCoverage(t *testing.T) {
 	path := os.Getenv("MNEME_LOCOMO")
 	if path == "" {
-		t.Skip("set MNEME_LOCOMO to the path of LoCoMo dev (locomo-dev.json)")
+		skips.Skip(t, "MNEME_LOCOMO=path/to/locomo-dev.json (in ../shared/bench)", "no LoCoMo dev data")
 	}
 	convs, err := eval.LoadLoCoMo(path)
 	if err != nil {

@@ -59,6 +59,12 @@ func Assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int)
 // AssembleLanes is Assemble with a reusable lane of up to reusable
 // validated or published records (see Request.Reusable).
 func AssembleLanes(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable int) (*Package, error) {
+	return assembleKept(ctx, eng, q, budget, reusable, 0)
+}
+
+// assembleKept builds the package, lead and lanes as asked, or returns the
+// one cached for the same request.
+func assembleKept(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable, lead int) (*Package, error) {
 	start := time.Now()
 	if err := CheckReusable(reusable); err != nil {
 		return nil, err
@@ -68,7 +74,7 @@ func AssembleLanes(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget
 	}
 	st := mneme.CacheStatus{}
 	var cached Package
-	key, hit := eng.CacheLookup(ctx, st, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, reusable), &cached)
+	key, hit := eng.CacheLookup(ctx, st, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, reusable, lead), &cached)
 	if hit {
 		cached.Cache, cached.TookMS = st, ms(time.Since(start))
 		if cached.Report != nil {
@@ -77,7 +83,7 @@ func AssembleLanes(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget
 		return &cached, nil
 	}
 	q.OwnCache = key != "" // the package is cached, not the recall under it
-	pkg, until, err := assemble(ctx, eng, q, budget, reusable, st)
+	pkg, until, err := assemble(ctx, eng, q, budget, reusable, st, lead)
 	if err != nil {
 		return nil, err
 	}
@@ -104,11 +110,16 @@ func AssembleLanes(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget
 // ids), so the next identical request is not a miss because of it. A
 // package Assemble would not keep is not carried either.
 func Carry(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, pkg *Package) {
+	CarryLed(ctx, eng, q, budget, 0, pkg)
+}
+
+// CarryLed is Carry for a package AssembleLed gave with lead.
+func CarryLed(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, lead int, pkg *Package) {
 	if pkg.Degraded || q.HalfLife != 0 || eng.CheckQuery(ctx, &q) != nil {
 		return
 	}
 	var cached Package
-	key, hit := eng.CacheLookup(ctx, nil, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, 0), &cached)
+	key, hit := eng.CacheLookup(ctx, nil, mneme.CacheContextPackage, q.Filter.Project, packageKey(eng, q, budget, 0, lead), &cached)
 	if hit || key == "" {
 		return
 	}
@@ -152,10 +163,11 @@ func cited(ctx context.Context, eng *mneme.Engine, pkg *Package) (*time.Time, bo
 // packageKey is what a package's cache key covers besides the scope and
 // the generations: the recall's whole key, the budget and every setting
 // of the assembly.
-func packageKey(eng *mneme.Engine, q mneme.Query, budget, reusable int) any {
+func packageKey(eng *mneme.Engine, q mneme.Query, budget, reusable, lead int) any {
 	return struct {
 		Recall    any     `json:"recall"`
 		Budget    int     `json:"budget"`
+		Lead      int     `json:"lead,omitempty"`
 		Reusable  int     `json:"reusable,omitempty"`
 		Share     float64 `json:"reusable_share,omitempty"`
 		Tokenizer string  `json:"tokenizer"`
@@ -163,14 +175,15 @@ func packageKey(eng *mneme.Engine, q mneme.Query, budget, reusable int) any {
 		Whole     int     `json:"whole_bytes"`
 		Redundant float64 `json:"redundant"`
 		Overhead  int     `json:"line_overhead"`
-	}{eng.RecallKey(q), budget, reusable, reusableShareOf(reusable), Tokenizer, LowScore, wholeBytes, redundant, lineOverhead}
+	}{eng.RecallKey(q), budget, lead, reusable, reusableShareOf(reusable), Tokenizer, LowScore, wholeBytes, redundant, lineOverhead}
 }
 
 // assemble builds the package of q afresh, noting the recall's cache
 // lookups in st; until is when its first memory expires. The reusable
 // lane, when asked for, is fitted first, within its share of the budget;
-// the query's own hits fill what it leaves.
-func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable int, st mneme.CacheStatus) (*Package, *time.Time, error) {
+// the query's own hits fill what it leaves. Lead records (AssembleLed)
+// come before both.
+func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reusable int, st mneme.CacheStatus, lead int) (*Package, *time.Time, error) {
 	start := time.Now()
 	pkg := &Package{Budget: budget, Tokenizer: Tokenizer, Dropped: []Dropped{}, Cache: st}
 	stage := stageTimer(pkg)
@@ -187,6 +200,15 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reu
 	query := stems(q.Text)
 	hits := res.Hits
 	var taken []*candidate
+	if lead > 0 {
+		led, err := leadHits(ctx, eng, q.Filter.Project, lead)
+		if err != nil {
+			return nil, nil, err
+		}
+		hits = append(hits[:len(hits):len(hits)], led...)
+		pkg.Candidates += len(led)
+		taken = pkg.fit(pkg.candidates(led, query, ""), budget, nil)
+	}
 	if reusable > 0 {
 		reuse, err := reusableHits(ctx, eng, q, reusable)
 		if err != nil {
@@ -196,7 +218,7 @@ func assemble(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, reu
 		pkg.Candidates += len(reuse)
 		stage("reusable")
 		pkg.ReusableBudget = int(float64(budget) * ReusableShare)
-		taken = pkg.fit(pkg.candidates(reuse, query, LaneReusable), pkg.ReusableBudget, nil)
+		taken = append(taken, pkg.fit(pkg.candidates(reuse, query, LaneReusable), pkg.ReusableBudget, taken)...)
 	}
 	cands := pkg.candidates(res.Hits, query, "")
 	stage("compress")

@@ -8,13 +8,12 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mneme-ai/mneme/contextpack"
 	"github.com/mneme-ai/mneme/embed/minilm"
 	"github.com/mneme-ai/mneme/ground"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 func pkg(texts ...string) *contextpack.Package {
@@ -135,7 +134,7 @@ func BenchmarkGroundModelWritten(b *testing.B) {
 func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
-		b.Skip(err)
+		skips.Skip(b, "mneme model fetch", "the built-in model is not installed: "+err.Error())
 	}
 	ground.Check(context.Background(), em, "minilm", ground.Request{Package: p, Answer: answer}) // warm the model's workspaces
 	cpu0 := cpuTime()
@@ -148,12 +147,6 @@ func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 	// CPU time of the process per check: on a loaded machine wall time
 	// mostly measures the wait for a core.
 	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // counting embeds each text as a vector of its length, and counts texts.

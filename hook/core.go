@@ -206,6 +206,11 @@ func (p *capture) end(ctx context.Context) error {
 	return nil
 }
 
+// LeadFacts is how many of the project's newest facts and how-tos lead
+// the session-start package, whatever words they share with its query:
+// what a person remembered for the project reaches the agent.
+const LeadFacts = 20
+
 // start builds the session-start context package for the project, then
 // writes the session record, and prints the package marked, so that it is
 // recognised if it comes back. The package is read before the write and
@@ -226,14 +231,14 @@ func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 	q, n, err := req.Recall(p.Eng.Now(), mneme.Internal)
 	var pkg *contextpack.Package
 	if err == nil {
-		pkg, err = contextpack.Assemble(ctx, p.Eng, q, n)
+		pkg, err = contextpack.AssembleLed(ctx, p.Eng, q, n, LeadFacts)
 	}
 	session := p.session(nil)
 	if werr := p.flush(ctx, session); werr != nil || err != nil {
 		return nil, errors.Join(werr, err)
 	}
 	if len(session) > 0 {
-		contextpack.Carry(ctx, p.Eng, q, n, pkg)
+		contextpack.CarryLed(ctx, p.Eng, q, n, LeadFacts, pkg)
 	}
 	if len(pkg.Citations) == 0 {
 		return nil, nil

@@ -15,7 +15,7 @@ import (
 // opsInput is one tool for both directions, so the tool list stays short.
 type opsInput struct {
 	Action  string            `json:"action" enum:"write,read"`
-	Entries []json.RawMessage `json:"entries,omitempty" jsonschema:"write: rows {kind, session, run?, at?, …typed fields} (README, ops)"`
+	Entries []json.RawMessage `json:"entries,omitempty" jsonschema:"write: rows {kind, session, run?, at?, …typed fields} (docs/cli.md, ops)"`
 	Project string            `json:"project,omitempty"`
 	Redact  bool              `json:"redact,omitempty" jsonschema:"write: mask credentials"`
 	Session string            `json:"session,omitempty" jsonschema:"read"`

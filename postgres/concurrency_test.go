@@ -14,6 +14,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
 	"github.com/mneme-ai/mneme/internal/pgtest"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/postgres"
 )
 
@@ -187,7 +188,7 @@ func TestMain(m *testing.M) {
 	if w := os.Getenv(envChild); w != "" {
 		os.Exit(childWriter(w))
 	}
-	os.Exit(m.Run())
+	os.Exit(skips.Run(m))
 }
 
 func childWriter(w string) int {
@@ -236,7 +237,7 @@ func TestSeesOtherWriters(t *testing.T) {
 // the budget is 500 records/s in total.
 func TestWriteThroughput(t *testing.T) {
 	if testing.Short() {
-		t.Skip("a measurement")
+		skips.Skip(t, "run without -short", "a measurement")
 	}
 	schema := pgtest.Schema(t)
 	const writers, batches, size = 4, 10, 50

@@ -11,6 +11,7 @@ import (
 	"github.com/mneme-ai/mneme/internal/bm25ref"
 	"github.com/mneme-ai/mneme/internal/eval"
 	"github.com/mneme-ai/mneme/internal/pgtest"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/internal/textnorm"
 	"github.com/mneme-ai/mneme/sqlite"
 )
@@ -24,7 +25,7 @@ import (
 func TestLongQueryFidelity(t *testing.T) {
 	dir := os.Getenv("MNEME_NFCORPUS")
 	if dir == "" {
-		t.Skip("MNEME_NFCORPUS is not set")
+		skips.Skip(t, "MNEME_NFCORPUS=path/to/nfcorpus (in ../shared/bench)", "no NFCorpus")
 	}
 	ctx := context.Background()
 	recs, docs := nfcorpusRecords(t, dir)

@@ -6,13 +6,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // deadPID is the pid of a process that has exited.
 func deadPID(t *testing.T) int {
 	cmd := exec.Command("true")
 	if err := cmd.Run(); err != nil {
-		t.Skip("no `true` to run:", err)
+		skips.Skip(t, "", "no `true` to run: "+err.Error())
 	}
 	return cmd.Process.Pid
 }

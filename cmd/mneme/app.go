@@ -42,6 +42,7 @@ type app struct {
 	store          string // --store
 	cfg            *config.Config
 	warned         map[string]bool // the warnings given (warn)
+	ownProgress    bool            // the command reports its own progress (code --index)
 	warnMu         sync.Mutex
 }
 

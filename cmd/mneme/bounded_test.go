@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // TestBoundedErrors: a huge bad value (a project name, a tag, a time, a
@@ -84,7 +86,7 @@ func TestIgnoreFilesBounded(t *testing.T) {
 	os.WriteFile(filepath.Join(repo, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	os.WriteFile(filepath.Join(repo, "sub", "util.go"), []byte("package sub\n"), 0o644)
 	if err := mkfifo(filepath.Join(repo, ".git", "info", "exclude")); err != nil {
-		t.Skip("mkfifo:", err)
+		skips.Skip(t, "", "mkfifo: "+err.Error())
 	}
 	if err := os.WriteFile(filepath.Join(repo, "sub", ".gitignore"), nil, 0o644); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"github.com/mneme-ai/mneme/config"
 )
 
-const codeUsage = "code explore|context|delta|refresh|watch [PATH] [--detail compact|normal|verbose] [--refresh] [--index] [--format text|json] (watch: [--interval D] [--poll])"
+const codeUsage = "code explore|context|delta|refresh|watch [PATH] [--detail compact|normal|verbose] [--refresh] [--index [--progress]] [--format text|json] (watch: [--interval D] [--poll])"
 
 var codeSubcommands = map[string]string{
 	"explore": "scan a repository (reusing its cached artifact) and print what changed and its context slice",
@@ -57,7 +57,11 @@ func runCode(a *app, args []string) error {
 	fs.BoolVar(&req.Refresh, "refresh", false, "rehash every file instead of reusing unchanged ones")
 	format := fs.String("format", "text", "output: text or json (--json is json)")
 	index := fs.Bool("index", false, "embed every file whose records are missing or stale as code records (project: the repository id) and forget deleted ones")
+	var progress progressFlag
 	var watch codemem.WatchOptions
+	if sub != "watch" {
+		fs.Var(&progress, "progress", "with --index, progress on stderr: a bar on a terminal, else a line every 2 s (on unless --json; JSON lines with --json)")
+	}
 	if sub == "watch" {
 		fs.DurationVar(&watch.Interval, "interval", 2*time.Second, "poll period (the only trigger without native file events)")
 		fs.BoolVar(&watch.Poll, "poll", false, "poll instead of using native file events")
@@ -84,7 +88,11 @@ func runCode(a *app, args []string) error {
 	}
 	svc := codemem.New(codemem.Options{CacheDir: codemem.CacheDir(a.getenv)})
 	var eng *mneme.Engine
+	var report func(done, total int)
 	if *index {
+		if sub != "watch" {
+			report = a.indexProgress(progress)
+		}
 		if eng, err = a.open(config.Writes); err != nil {
 			return err
 		}
@@ -99,7 +107,7 @@ func runCode(a *app, args []string) error {
 	}
 	out := codeOutput{Envelope: env}
 	if eng != nil {
-		res, err := codemem.Index(a.ctx, eng, env)
+		res, err := codemem.Index(a.ctx, eng, env, report)
 		if err != nil {
 			return err
 		}
@@ -136,7 +144,7 @@ func (a *app) codeWatch(svc *codemem.Service, eng *mneme.Engine, req codemem.Req
 		out := codeOutput{Envelope: env}
 		changed := !env.Delta.Empty()
 		if eng != nil {
-			res, err := codemem.Index(ctx, eng, env)
+			res, err := codemem.Index(ctx, eng, env, nil)
 			if err != nil {
 				return err
 			}

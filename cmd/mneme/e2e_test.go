@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // bin is the mneme binary built once for all end-to-end tests.
@@ -29,7 +31,7 @@ func TestMain(m *testing.M) {
 	if out, err := build.CombinedOutput(); err != nil {
 		panic("build mneme: " + err.Error() + "\n" + string(out))
 	}
-	code := m.Run()
+	code := skips.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 var embedded struct {
@@ -25,7 +27,7 @@ func embeddedBin(tb testing.TB) string {
 		if os.Getenv("MNEME_TEST_EMBEDDED") != "" {
 			tb.Fatalf("MNEME_TEST_EMBEDDED is set but the model form is missing (%v): run go generate ./embed/minilm", err)
 		}
-		tb.Skip("skipped: no embed/minilm/embedded/model.bin; run go generate ./embed/minilm (after mneme model fetch) to build with -tags embedmodel")
+		skips.Skip(tb, "go generate ./embed/minilm, after mneme model fetch (MNEME_TEST_EMBEDDED=1 then requires it)", "no embed/minilm/embedded/model.bin to build with -tags embedmodel")
 	}
 	embedded.once.Do(func() {
 		embedded.bin = filepath.Join(filepath.Dir(bin), "mneme-embedded")

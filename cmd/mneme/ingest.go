@@ -131,9 +131,10 @@ func (a *app) syncRemoved(eng *mneme.Engine, project string, paths []string, see
 }
 
 // progress draws progress bars on stderr while the Engine works, when it
-// is a terminal and the output is not JSON.
+// is a terminal and the output is not JSON (and the command does not
+// report its own).
 func (a *app) progress() mneme.Observer {
-	if a.json || !isTerminal(a.stderr) {
+	if a.json || !isTerminal(a.stderr) || a.ownProgress {
 		return mneme.Observer{}
 	}
 	units := map[string]string{"ingest": "files", "embed": "texts"}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // TestInitWithFlags: init writes config.json, runs doctor and prints the
@@ -80,7 +82,7 @@ func TestInitAsksAgain(t *testing.T) {
 	t.Setenv("MNEME_EMBEDDER", "")
 	script, err := exec.LookPath("script")
 	if err != nil {
-		t.Skipf("this test needs `script` (util-linux): %v", err)
+		skips.Skip(t, "install `script` (util-linux)", "no `script` to provide a terminal")
 	}
 	p := newProvider(t, "ok")
 	home := filepath.Join(t.TempDir(), "asked")

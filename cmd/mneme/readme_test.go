@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -209,12 +208,12 @@ func startBackground(t *testing.T, file, dir string, env []string, line string) 
 	out := &lockedBuffer{}
 	cmd := exec.Command("bash", "-c", "exec "+line)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("%s: %s: %v", file, line, err)
 	}
 	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		endGroup(cmd)
 		cmd.Wait()
 	})
 	for deadline := time.Now().Add(20 * time.Second); out.Len() == 0; time.Sleep(20 * time.Millisecond) {

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mneme-ai/mneme/internal/benchdata"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // BenchmarkMCPRecallStdio: one recall tool call, round trip, to a warm
@@ -103,7 +104,7 @@ func BenchmarkServeRSS(b *testing.B) {
 	}
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 	if err != nil {
-		b.Skipf("no /proc here: %v", err)
+		skips.Skip(b, "", "no /proc here: "+err.Error())
 	}
 	for _, line := range strings.Split(string(status), "\n") {
 		if f := strings.Fields(line); len(f) == 3 && (f[0] == "VmHWM:" || f[0] == "VmRSS:") {

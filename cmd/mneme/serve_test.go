@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // served is a running `mneme serve` process.
@@ -243,7 +245,7 @@ func TestServeBoundAddress(t *testing.T) {
 		}
 	}
 	if ip == nil {
-		t.Skip("no non-loopback IPv4 address to bind")
+		skips.Skip(t, "", "no non-loopback IPv4 address to bind")
 	}
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "config.json"), []byte(`{"server":{"tokens":[{"name":"t","token":"bound-token-0123456789","access":"read"}]}}`), 0o600)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // Tokens of the web UI's browser test.
@@ -93,7 +95,7 @@ func uiNode(t testing.TB) (dir, node string) {
 		if os.Getenv("MNEME_E2E_BROWSER") != "" {
 			t.Fatalf("MNEME_E2E_BROWSER is set but the browser test cannot run: %v (npm ci in e2e/webui; apt-get install chromium)", err)
 		}
-		t.Skip("the browser test needs chromium and `npm ci` in e2e/webui; set MNEME_E2E_BROWSER=1 to require it")
+		skips.Skip(t, "apt-get install chromium; npm ci in e2e/webui (MNEME_E2E_BROWSER=1 then requires it)", "no chromium or no e2e/webui/node_modules")
 	}
 	return dir, node
 }

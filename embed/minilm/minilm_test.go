@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // modelDir is where mneme looks for the model by default.
@@ -58,7 +60,7 @@ func loadReference(tb testing.TB) *reference {
 		tb.Fatalf("MNEME_MINILM_REF names %s, which cannot be read: %v", path, err)
 	}
 	if err != nil {
-		tb.Skipf("SKIPPING: reference embeddings unavailable (%v); set MNEME_MINILM_REF to minilm-ref300.json", err)
+		skips.Skip(tb, "MNEME_MINILM_REF=path/to/minilm-ref300.json (in ../shared/bench)", "no reference embeddings: "+err.Error())
 	}
 	var ref reference
 	if err := json.Unmarshal(data, &ref); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/mneme-ai/mneme/index/bm25"
 	"github.com/mneme-ai/mneme/internal/bm25ref"
 	"github.com/mneme-ai/mneme/internal/eval"
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
@@ -20,7 +21,7 @@ import (
 func TestLongQueryFidelity(t *testing.T) {
 	dir := os.Getenv("MNEME_NFCORPUS")
 	if dir == "" {
-		t.Skip("MNEME_NFCORPUS is not set")
+		skips.Skip(t, "MNEME_NFCORPUS=path/to/nfcorpus (in ../shared/bench)", "no NFCorpus")
 	}
 	docs, queries := NFCorpusDocs(t, dir, 12)
 	ix := bm25.New()

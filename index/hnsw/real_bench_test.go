@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme/internal/eval"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // Benchmarks on real all-MiniLM-L6-v2 sentence vectors (nfcorpus sentences,
@@ -39,7 +40,7 @@ var realData struct {
 func loadReal(b *testing.B) {
 	path := os.Getenv("MNEME_HNSW_VECTORS")
 	if path == "" {
-		b.Skip("set MNEME_HNSW_VECTORS to a vector file made by: go run ./tools/minilmvectors -out /tmp/minilm-100k.f32")
+		skips.Skip(b, "MNEME_HNSW_VECTORS=FILE (go run ./tools/minilmvectors -out /tmp/minilm-100k.f32)", "no vector file")
 	}
 	realData.once.Do(func() {
 		raw, err := os.ReadFile(path)

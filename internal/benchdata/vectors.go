@@ -14,6 +14,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/minilm"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // MiniLM loads the built-in embedding model from where mneme looks for it,
@@ -22,7 +23,7 @@ func MiniLM(b *testing.B) *minilm.Embedder {
 	b.Helper()
 	em, err := minilm.NewEmbedder(minilm.DefaultDir(os.Getenv))
 	if err != nil {
-		b.Skip(mneme.ErrorMessage(err))
+		skips.Skip(b, "mneme model fetch", "the built-in model is not installed: "+mneme.ErrorMessage(err))
 	}
 	return em
 }

@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // guarded returns a slice of n floats that ends exactly at an inaccessible
@@ -13,11 +15,11 @@ func guarded(t *testing.T, n int) []float32 {
 	size := (n*4+page-1)/page*page + page
 	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
-		t.Skip("mmap:", err)
+		skips.Skip(t, "", "mmap: "+err.Error())
 	}
 	t.Cleanup(func() { syscall.Munmap(mem) })
 	if err := syscall.Mprotect(mem[size-page:], syscall.PROT_NONE); err != nil {
-		t.Skip("mprotect:", err)
+		skips.Skip(t, "", "mprotect: "+err.Error())
 	}
 	end := size - page
 	return unsafe.Slice((*float32)(unsafe.Pointer(&mem[end-n*4])), n)

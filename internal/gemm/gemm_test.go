@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // naive is the reference: a plain triple loop accumulated in float64.
@@ -171,10 +173,10 @@ func TestDegenerate(t *testing.T) {
 
 func TestAVX2Selected(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
-		t.Skip("amd64 only")
+		skips.Skip(t, "", "amd64 only")
 	}
 	if !hasAVX2 {
-		t.Skip("CPU lacks AVX2/FMA")
+		skips.Skip(t, "", "CPU lacks AVX2/FMA")
 	}
 	if Kernel() != "avx2-fma" {
 		t.Fatalf("Kernel() = %q on an AVX2+FMA CPU", Kernel())

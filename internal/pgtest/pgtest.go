@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/mneme-ai/mneme/internal/skips"
 	"github.com/mneme-ai/mneme/postgres"
 )
 
@@ -24,7 +25,7 @@ func DSN(t testing.TB) string {
 	t.Helper()
 	dsn := os.Getenv(EnvDSN)
 	if dsn == "" {
-		t.Skip(EnvDSN + " is not set: start a server with scripts/pg-cluster start DIR")
+		skips.Skip(t, EnvDSN+"=DSN (scripts/pg-cluster start DIR prints one)", "no PostgreSQL server")
 	}
 	return dsn
 }

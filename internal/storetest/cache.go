@@ -9,6 +9,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/cache"
 	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // cacheStore returns the store's cache role, or skips t.
@@ -16,7 +17,7 @@ func cacheStore(t *testing.T, f *fixture) mneme.CacheStore {
 	t.Helper()
 	cs, ok := f.eng.Store().(mneme.CacheStore)
 	if !ok {
-		t.Skip("the store does not implement mneme.CacheStore")
+		skips.Skip(t, "a store that implements mneme.CacheStore", "the store does not implement mneme.CacheStore")
 	}
 	return cs
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // flaky is an embedder that fails as an unreachable provider does while
@@ -205,7 +206,7 @@ func testUnembeddedCursor(t *testing.T, f *fixture) {
 func testNotes(t *testing.T, f *fixture) {
 	ps, ok := f.eng.Store().(mneme.PendingStore)
 	if !ok {
-		t.Skip("the store does not implement mneme.PendingStore")
+		skips.Skip(t, "a store that implements mneme.PendingStore", "the store does not implement mneme.PendingStore")
 	}
 	for _, c := range []struct{ key, value string }{{"a", "one"}, {"a", "two"}, {"b", "three"}, {"a", ""}} {
 		if err := ps.SetNote(f.ctx, c.key, c.value); err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // listOnly hides a store's optional roles: the Engine reads it through
@@ -18,7 +19,7 @@ type listOnly struct{ mneme.Store }
 // to a project, no clearance for secrets).
 func testTimeline(t *testing.T, f *fixture) {
 	if _, ok := f.eng.Store().(mneme.TimelineStore); !ok {
-		t.Skip("the store has no timeline read")
+		skips.Skip(t, "a store that implements mneme.TimelineStore", "the store has no timeline read")
 	}
 	base := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	var recs []*mneme.Record

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 // filesWithin runs Files on paths and fails the test if it has not
@@ -40,7 +42,7 @@ func mkfifo(t *testing.T, p string) {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	if err := mkfifoAt(p); err != nil {
-		t.Skip("mkfifo:", err)
+		skips.Skip(t, "", "mkfifo: "+err.Error())
 	}
 }
 
@@ -130,7 +132,7 @@ func TestReadFileNoFollow(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{"a.go": "inside\n", "big.go": strings.Repeat("x", 100)})
 	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.go")); err != nil {
-		t.Skip("symlinks unsupported:", err)
+		skips.Skip(t, "", "symlinks unsupported: "+err.Error())
 	}
 	os.Symlink(filepath.Join(outside, "d"), filepath.Join(root, "d"))
 	mkfifo(t, filepath.Join(root, "fifo.go"))

