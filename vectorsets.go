@@ -3,6 +3,7 @@ package mneme
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -46,6 +47,16 @@ type VectorSet struct {
 // model, version and dimension agree.
 func SetKey(info EmbedderInfo) string {
 	return fmt.Sprintf("%s\x00%s\x00%d", info.ID(), info.Version, info.Dim)
+}
+
+// HasSet reports whether sets hold the vector set of info.
+func HasSet(sets []EmbedderInfo, info EmbedderInfo) bool {
+	return slices.ContainsFunc(sets, func(o EmbedderInfo) bool { return sameSet(o, info) })
+}
+
+// WithoutSet is sets less the vector set of info (sets is left as it is).
+func WithoutSet(sets []EmbedderInfo, info EmbedderInfo) []EmbedderInfo {
+	return slices.DeleteFunc(slices.Clone(sets), func(o EmbedderInfo) bool { return sameSet(o, info) })
 }
 
 // sameSet reports whether two embedders write the same vector set.

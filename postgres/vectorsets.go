@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -45,10 +44,6 @@ func writeSets(ctx context.Context, tx pgx.Tx, sets []mneme.EmbedderInfo) error 
 	return err
 }
 
-func without(sets []mneme.EmbedderInfo, info mneme.EmbedderInfo) []mneme.EmbedderInfo {
-	return slices.DeleteFunc(slices.Clone(sets), func(o mneme.EmbedderInfo) bool { return mneme.SetKey(o) == mneme.SetKey(info) })
-}
-
 // lockSets takes the embedder lock: exclusive to change the sets, shared by
 // a write that reads them (so a table it writes is not dropped under it).
 func lockSets(ctx context.Context, tx pgx.Tx, exclusive bool) error {
@@ -71,7 +66,7 @@ func (s *Store) AddVectorSet(ctx context.Context, info mneme.EmbedderInfo) error
 			return err
 		}
 		sets, err := keptSets(ctx, tx)
-		if err != nil || len(without(sets, info)) < len(sets) {
+		if err != nil || mneme.HasSet(sets, info) {
 			return err
 		}
 		sp := spaceOf(info)
@@ -132,7 +127,7 @@ func (s *Store) PutVectorsIn(ctx context.Context, info mneme.EmbedderInfo, recs 
 		if err != nil {
 			return err
 		}
-		if len(without(sets, info)) == len(sets) {
+		if !mneme.HasSet(sets, info) {
 			return mneme.Errorf(mneme.ECONFLICT, "vectors from %s are no longer kept here (another reindex switched or dropped them): run the reindex again", info.ID())
 		}
 		w := s.newWriter(ctx, tx, s.now())
@@ -176,7 +171,7 @@ func (s *Store) SwitchEmbedder(ctx context.Context, info mneme.EmbedderInfo, kee
 		if err != nil {
 			return err
 		}
-		sets = without(sets, info)
+		sets = mneme.WithoutSet(sets, info)
 		if ok {
 			if err := demote(ctx, tx, spaceOf(old), keepOld); err != nil {
 				return err
@@ -234,7 +229,7 @@ func (s *Store) DropVectorSet(ctx context.Context, info mneme.EmbedderInfo) erro
 		if err != nil {
 			return err
 		}
-		if err := writeSets(ctx, tx, without(sets, info)); err != nil {
+		if err := writeSets(ctx, tx, mneme.WithoutSet(sets, info)); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, "DROP TABLE IF EXISTS "+spaceOf(info).table)

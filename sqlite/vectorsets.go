@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"slices"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/index/hnsw"
@@ -42,10 +41,6 @@ func writeSets(ctx context.Context, tx *sql.Tx, sets []mneme.EmbedderInfo) error
 	return err
 }
 
-func hasSet(sets []mneme.EmbedderInfo, info mneme.EmbedderInfo) bool {
-	return slices.ContainsFunc(sets, func(o mneme.EmbedderInfo) bool { return mneme.SetKey(o) == mneme.SetKey(info) })
-}
-
 // AddVectorSet starts keeping info's vectors beside the home's.
 func (s *Store) AddVectorSet(ctx context.Context, info mneme.EmbedderInfo) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -54,7 +49,7 @@ func (s *Store) AddVectorSet(ctx context.Context, info mneme.EmbedderInfo) error
 			return err
 		}
 		sets, err := keptSets(ctx, tx)
-		if err != nil || hasSet(sets, info) {
+		if err != nil || mneme.HasSet(sets, info) {
 			return err
 		}
 		return writeSets(ctx, tx, append(sets, info))
@@ -143,7 +138,7 @@ func (s *Store) SwitchEmbedder(ctx context.Context, info mneme.EmbedderInfo, kee
 		if err != nil {
 			return err
 		}
-		sets = slices.DeleteFunc(sets, func(o mneme.EmbedderInfo) bool { return mneme.SetKey(o) == mneme.SetKey(info) })
+		sets = mneme.WithoutSet(sets, info)
 		if ok && keepOld {
 			sets = append(sets, old)
 		} else if ok {
@@ -227,7 +222,7 @@ func (s *Store) DropVectorSet(ctx context.Context, info mneme.EmbedderInfo) erro
 		if err != nil {
 			return err
 		}
-		if err := writeSets(ctx, tx, slices.DeleteFunc(sets, func(o mneme.EmbedderInfo) bool { return mneme.SetKey(o) == mneme.SetKey(info) })); err != nil {
+		if err := writeSets(ctx, tx, mneme.WithoutSet(sets, info)); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, "DELETE FROM vectors WHERE embedder = ? AND version = ? AND dim = ?", info.ID(), info.Version, info.Dim)
