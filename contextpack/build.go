@@ -103,17 +103,13 @@ func assembleKept(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget,
 	return pkg, nil
 }
 
-// Carry keeps pkg, the package Assemble (no reusable lane) gave for q and budget, as q's
-// package at the store's current write generation as well: for a caller
-// that wrote since and knows its write shows in no package (the hooks'
-// session record at session start, which holds nothing but the session's
-// ids), so the next identical request is not a miss because of it. A
-// package Assemble would not keep is not carried either.
-func Carry(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget int, pkg *Package) {
-	CarryLed(ctx, eng, q, budget, 0, pkg)
-}
-
-// CarryLed is Carry for a package AssembleLed gave with lead.
+// CarryLed keeps pkg, the package AssembleLed gave for q, budget and lead
+// (no reusable lane), as q's package at the store's current write
+// generation as well: for a caller that wrote since and knows its write
+// shows in no package (the hooks' session record at session start, which
+// holds nothing but the session's ids), so the next identical request is
+// not a miss because of it. A package Assemble would not keep is not
+// carried either.
 func CarryLed(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget, lead int, pkg *Package) {
 	if pkg.Degraded || q.HalfLife != 0 || eng.CheckQuery(ctx, &q) != nil {
 		return

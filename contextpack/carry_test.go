@@ -49,7 +49,7 @@ func TestCarry(t *testing.T) {
 	}
 	pkg = assemble()
 	write("Session s10 (claude-code)")
-	contextpack.Carry(ctx, eng, q, n, pkg)
+	contextpack.CarryLed(ctx, eng, q, n, 0, pkg)
 	if got := assemble(); status(got) != string(mneme.CacheHit) || got.Text != pkg.Text {
 		t.Fatalf("after a carried write: %s, want a hit with the same text", status(got))
 	}
@@ -57,7 +57,7 @@ func TestCarry(t *testing.T) {
 	if _, err := eng.Forget(ctx, mneme.ForgetRequest{IDs: []string{pkg.Citations[0].ID}}); err != nil {
 		t.Fatal(err)
 	}
-	contextpack.Carry(ctx, eng, q, n, pkg)
+	contextpack.CarryLed(ctx, eng, q, n, 0, pkg)
 	if got := assemble(); status(got) != string(mneme.CacheMiss) {
 		t.Fatalf("a package citing a forgotten memory was carried: %s", status(got))
 	}

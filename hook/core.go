@@ -214,7 +214,7 @@ const LeadFacts = 20
 // start builds the session-start context package for the project, then
 // writes the session record, and prints the package marked, so that it is
 // recognised if it comes back. The package is read before the write and
-// carried over it (contextpack.Carry: the bare session record shows in no
+// carried over it (contextpack.CarryLed: the bare session record shows in no
 // package), so the next start finds it in the result cache unless
 // something else was written since.
 func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
