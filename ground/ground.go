@@ -115,6 +115,16 @@ type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// EngineEmbedder is eng with its embedder's id when it has one (it embeds
+// through the Engine's cache), else nil and "": words alone. Every
+// surface checks with it.
+func EngineEmbedder(eng *mneme.Engine) (Embedder, string) {
+	if em := eng.Embedder(); em != nil {
+		return eng, em.Info().ID()
+	}
+	return nil, ""
+}
+
 // Check checks req.Answer against req.Package, with em for meaning (may
 // be nil; embedderID names it in the result).
 func Check(ctx context.Context, em Embedder, embedderID string, req Request) (*Result, error) {

@@ -79,11 +79,7 @@ func (s *server) ground(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var em ground.Embedder
-	id := ""
-	if e := s.eng.Embedder(); e != nil {
-		em, id = s.eng, e.Info().ID()
-	}
+	em, id := ground.EngineEmbedder(s.eng)
 	res, err := ground.Check(r.Context(), em, id, reqs[0])
 	if err != nil {
 		return err
@@ -99,11 +95,7 @@ func (s *server) putAnswer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var em ground.Embedder
-	id := ""
-	if e := s.eng.Embedder(); e != nil {
-		em, id = s.eng, e.Info().ID()
-	}
+	em, id := ground.EngineEmbedder(s.eng)
 	res, err := ground.PutAnswer(r.Context(), s.eng, em, id, reqs[0], mneme.ScopeFrom(r.Context()).Reads())
 	if err != nil {
 		return err

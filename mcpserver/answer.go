@@ -39,11 +39,7 @@ func (s *server) answer(ctx context.Context, _ *mcp.CallToolRequest, in answerIn
 	if err := mneme.DecodeStrict(data, &req); err != nil {
 		return nil, nil, fail(mneme.Prefix("request", err))
 	}
-	var em ground.Embedder
-	id := ""
-	if e := s.eng.Embedder(); e != nil {
-		em, id = s.eng, e.Info().ID()
-	}
+	em, id := ground.EngineEmbedder(s.eng)
 	res, err := ground.PutAnswer(ctx, s.eng, em, id, ground.AnswerRequest{Request: req, Answer: in.Answer,
 		VerificationToken: in.VerificationToken, Provider: in.Provider, Model: in.Model, ModelVersion: in.ModelVersion},
 		mneme.ScopeFrom(ctx).Reads())

@@ -29,11 +29,7 @@ func (s *server) ground(ctx context.Context, _ *mcp.CallToolRequest, in groundIn
 	}
 	var res *ground.Result
 	if err == nil {
-		var em ground.Embedder
-		id := ""
-		if e := s.eng.Embedder(); e != nil {
-			em, id = s.eng, e.Info().ID()
-		}
+		em, id := ground.EngineEmbedder(s.eng)
 		res, err = ground.Check(ctx, em, id, ground.Request{Package: pkg.Package, Answer: in.Answer, Report: in.Report})
 	}
 	if err != nil {

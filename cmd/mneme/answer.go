@@ -53,7 +53,8 @@ func runAnswerPut(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := ground.PutAnswer(a.ctx, eng, groundEmbedder(eng), embedderID(eng), req, clearance)
+	em, id := ground.EngineEmbedder(eng)
+	res, err := ground.PutAnswer(a.ctx, eng, em, id, req, clearance)
 	if err != nil {
 		return err
 	}

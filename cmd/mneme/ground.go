@@ -57,7 +57,8 @@ func runGround(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
-	res, err := ground.Check(a.ctx, groundEmbedder(eng), embedderID(eng), ground.Request{Package: pkg.Package, Answer: text, Report: *report})
+	em, id := ground.EngineEmbedder(eng)
+	res, err := ground.Check(a.ctx, em, id, ground.Request{Package: pkg.Package, Answer: text, Report: *report})
 	if err != nil {
 		return err
 	}
@@ -87,20 +88,4 @@ func runGround(a *app, args []string) error {
 		fmt.Fprintln(a.stdout, res.Report.Line())
 	}
 	return nil
-}
-
-// groundEmbedder is eng when it has an embedder (embedding through its
-// cache), else nil: words alone.
-func groundEmbedder(eng *mneme.Engine) ground.Embedder {
-	if eng.Embedder() == nil {
-		return nil
-	}
-	return eng
-}
-
-func embedderID(eng *mneme.Engine) string {
-	if em := eng.Embedder(); em != nil {
-		return em.Info().ID()
-	}
-	return ""
 }
