@@ -46,10 +46,16 @@ func (p *Profile) WhenMatch(query string, cands []*Candidate) {
 	if p.WhenBoost == 0 || !AsksWhen(query) {
 		return
 	}
+	raiseIf(cands, p.WhenBoost, TellsTime, func(c *Candidate) *float64 { return &c.When })
+}
+
+// raiseIf adds boost to each candidate whose title and text pred holds,
+// noting it in the field at names (for explain).
+func raiseIf(cands []*Candidate, boost float64, pred func(string) bool, at func(*Candidate) *float64) {
 	for _, c := range cands {
-		if TellsTime(c.Doc.Title + " " + c.Doc.Text) {
-			c.When = p.WhenBoost
-			c.Score += p.WhenBoost
+		if pred(c.Doc.Title + " " + c.Doc.Text) {
+			*at(c) = boost
+			c.Score += boost
 		}
 	}
 }

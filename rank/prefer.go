@@ -33,12 +33,7 @@ func (p *Profile) PreferMatch(query string, cands []*Candidate) {
 	if p.PreferBoost == 0 || !AsksAdvice(query) {
 		return
 	}
-	for _, c := range cands {
-		if StatesPreference(c.Doc.Title + " " + c.Doc.Text) {
-			c.Prefer = p.PreferBoost
-			c.Score += p.PreferBoost
-		}
-	}
+	raiseIf(cands, p.PreferBoost, StatesPreference, func(c *Candidate) *float64 { return &c.Prefer })
 }
 
 // UpdateMatch raises by UpdateBoost a candidate with evidence that is the
