@@ -82,15 +82,22 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 	}
 	m := newManifest()
 	var writes []vfile
-	for i, data := range renderAll(recs, name) {
-		r, rel := recs[i], paths[recs[i].ID]
-		sha := m.add(rel, r, data)
+	for i, data := range renderAll(recs, name, present, paths) {
+		r, rel, n := recs[i], paths[recs[i].ID], data.note
 		res.Records++
-		if cur := present[rel]; cur != nil && cur.same(data, sha) {
+		cur := present[rel]
+		if n == nil { // the file the manifest vouches for is current
+			m.addFile(r, ManifestFile{Path: rel, ID: r.ID, SHA256: cur.sha, Stamp: data.stamp})
 			res.Unchanged++
 			continue
 		}
-		writes = append(writes, vfile{rel: rel, data: data})
+		sha := sum(n)
+		m.addFile(r, ManifestFile{Path: rel, ID: r.ID, SHA256: sha, Stamp: data.stamp})
+		if cur != nil && cur.same(n, sha) {
+			res.Unchanged++
+			continue
+		}
+		writes = append(writes, vfile{rel: rel, data: n})
 	}
 	out := newFolders(root)
 	defer out.close()
@@ -179,10 +186,10 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 	name := func(id string) string { return baseName(paths[id]) }
 	m := newManifest()
 	writes := make([]vfile, len(recs))
-	for i, data := range renderAll(recs, name) {
+	for i, data := range renderAll(recs, name, nil, paths) {
 		r, rel := recs[i], paths[recs[i].ID]
-		m.add(rel, r, data)
-		writes[i] = vfile{rel: rel, data: data}
+		m.addFile(r, ManifestFile{Path: rel, ID: r.ID, SHA256: sum(data.note), Stamp: data.stamp})
+		writes[i] = vfile{rel: rel, data: data.note}
 	}
 	out := newFolders(root)
 	out.direct = true // the folder is ours alone until the rename
@@ -193,15 +200,30 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 	return writeAtomic(root, ManifestName, m.encode())
 }
 
-// renderAll renders every record, on every core.
-func renderAll(recs []*mneme.Record, name func(id string) string) [][]byte {
-	out := make([][]byte, len(recs))
+// rendered is a record's stamp (stampOf) and its note, nil when the file
+// it has in the vault is current: one the manifest vouches for (unchanged
+// since the manifest was written) with the same stamp.
+type rendered struct {
+	stamp string
+	note  []byte
+}
+
+// renderAll renders the records whose files are not current, on every
+// core; present holds the vault's files and paths each record's file.
+func renderAll(recs []*mneme.Record, name func(id string) string, present map[string]*vfile, paths map[string]string) []rendered {
+	out := make([]rendered, len(recs))
 	workers := min(runtime.GOMAXPROCS(0), 1+len(recs)/256)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			var buf []byte
 			for i := w; i < len(recs); i += workers {
-				out[i] = render(recs[i], name)
+				r := recs[i]
+				out[i].stamp, buf = stampOf(r, name, buf)
+				if cur := present[paths[r.ID]]; cur != nil && cur.trusted && cur.stamp == out[i].stamp && cur.id == r.ID {
+					continue
+				}
+				out[i].note = render(r, name)
 			}
 		})
 	}
