@@ -69,7 +69,7 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		return res, err
 	}
 	recs := c.recs
-	present := map[string]*vfile{}
+	present := make(map[string]*vfile, len(w.out))
 	for i := range w.out {
 		present[w.out[i].rel] = &w.out[i]
 	}
@@ -260,16 +260,17 @@ func collect(ctx context.Context, eng *mneme.Engine, f mneme.Filter) ([]*mneme.R
 // (in its front matter, else in the manifest: a hand-written note) wherever
 // the user keeps it, else a new canonical name.
 func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]string {
-	listed := map[string]string{} // path → id, for notes that name none
-	for _, f := range old.Files {
-		listed[f.Path] = f.ID
-	}
-	have := map[string]string{} // id → first file (by path) that names it
-	taken := map[string]bool{}
+	var listed map[string]string                // path → id, for notes that name none; made when needed
+	have := make(map[string]string, len(files)) // id → first file (by path) that names it
 	for _, vf := range files {
-		taken[vf.rel] = true
 		id := vf.id
 		if !vf.trusted {
+			if listed == nil {
+				listed = make(map[string]string, len(old.Files))
+				for _, f := range old.Files {
+					listed[f.Path] = f.ID
+				}
+			}
 			id = listed[vf.rel]
 			if fid := frontMatterID(vf.data); fid != "" {
 				id = fid
@@ -279,7 +280,7 @@ func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]
 			have[id] = vf.rel
 		}
 	}
-	out := map[string]string{}
+	out := make(map[string]string, len(recs))
 	var fresh []*mneme.Record
 	for _, r := range recs {
 		if p, ok := have[r.ID]; ok {
@@ -287,6 +288,13 @@ func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]
 			continue
 		}
 		fresh = append(fresh, r)
+	}
+	taken := map[string]bool{}
+	if len(fresh) > 0 {
+		taken = make(map[string]bool, len(files)+len(fresh))
+		for _, vf := range files {
+			taken[vf.rel] = true
+		}
 	}
 	for _, r := range fresh {
 		p := canonicalPath(r, func(p string) bool { return taken[p] })
@@ -314,7 +322,7 @@ func frontMatterID(data []byte) string {
 // now, unless they were edited since (their sha256 differs from the old
 // manifest's): those are kept and reported.
 func removeStale(root *os.Root, old, now *Manifest, present map[string]*vfile, res *ExportResult) {
-	held := map[string]bool{}
+	held := make(map[string]bool, len(now.Files))
 	for _, f := range now.Files {
 		held[f.Path] = true
 	}
