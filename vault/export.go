@@ -61,6 +61,14 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		got <- collected{recs, err}
 	}()
 	root, old, w, err := scan(dir)
+	var present map[string]*vfile
+	var have map[string]string
+	if err == nil { // indexed while the store is still being read
+		present, have = make(map[string]*vfile, len(w.out)), filesByID(w.out, old)
+		for i := range w.out {
+			present[w.out[i].rel] = &w.out[i]
+		}
+	}
 	c := <-got
 	if err == nil {
 		defer root.Close()
@@ -69,11 +77,7 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		return res, err
 	}
 	recs := c.recs
-	present := make(map[string]*vfile, len(w.out))
-	for i := range w.out {
-		present[w.out[i].rel] = &w.out[i]
-	}
-	paths := assignPaths(recs, w.out, old)
+	paths := assignPaths(recs, w.out, have)
 	name := func(id string) string {
 		if p, ok := paths[id]; ok {
 			return baseName(p)
@@ -182,7 +186,7 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 		return err
 	}
 	defer root.Close()
-	paths := assignPaths(recs, nil, newManifest())
+	paths := assignPaths(recs, nil, nil)
 	name := func(id string) string { return baseName(paths[id]) }
 	m := newManifest()
 	writes := make([]vfile, len(recs))
@@ -257,29 +261,9 @@ func collect(ctx context.Context, eng *mneme.Engine, f mneme.Filter) ([]*mneme.R
 }
 
 // assignPaths gives every record its file: the vault's file with its id
-// (in its front matter, else in the manifest: a hand-written note) wherever
-// the user keeps it, else a new canonical name.
-func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]string {
-	var listed map[string]string                // path → id, for notes that name none; made when needed
-	have := make(map[string]string, len(files)) // id → first file (by path) that names it
-	for _, vf := range files {
-		id := vf.id
-		if !vf.trusted {
-			if listed == nil {
-				listed = make(map[string]string, len(old.Files))
-				for _, f := range old.Files {
-					listed[f.Path] = f.ID
-				}
-			}
-			id = listed[vf.rel]
-			if fid := frontMatterID(vf.data); fid != "" {
-				id = fid
-			}
-		}
-		if _, dup := have[id]; id != "" && !dup {
-			have[id] = vf.rel
-		}
-	}
+// (have, see filesByID) wherever the user keeps it, else a new canonical
+// name none of files has.
+func assignPaths(recs []*mneme.Record, files []vfile, have map[string]string) map[string]string {
 	out := make(map[string]string, len(recs))
 	var fresh []*mneme.Record
 	for _, r := range recs {
@@ -302,6 +286,33 @@ func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]
 		out[r.ID] = p
 	}
 	return out
+}
+
+// filesByID maps each record id the vault's files name to the first file
+// (by path) naming it: in its front matter, else in the manifest (a
+// hand-written note).
+func filesByID(files []vfile, old *Manifest) map[string]string {
+	var listed map[string]string // path → id, for notes that name none; made when needed
+	have := make(map[string]string, len(files))
+	for _, vf := range files {
+		id := vf.id
+		if !vf.trusted {
+			if listed == nil {
+				listed = make(map[string]string, len(old.Files))
+				for _, f := range old.Files {
+					listed[f.Path] = f.ID
+				}
+			}
+			id = listed[vf.rel]
+			if fid := frontMatterID(vf.data); fid != "" {
+				id = fid
+			}
+		}
+		if _, dup := have[id]; id != "" && !dup {
+			have[id] = vf.rel
+		}
+	}
+	return have
 }
 
 // frontMatterID is the id a file's front matter names: read from its
