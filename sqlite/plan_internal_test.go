@@ -81,3 +81,16 @@ func TestLogBoundsSeek(t *testing.T) {
 		}
 	}
 }
+
+// TestBySeqSeeks: hydrating a recall's candidates seeks each by its seq.
+func TestBySeqSeeks(t *testing.T) {
+	s, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	plan := queryPlan(t, s, bySeqQuery, "[1,2,3]")
+	if len(plan) == 0 || !strings.HasPrefix(plan[0], "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)") {
+		t.Fatalf("hydration does not seek by seq:\n%s", strings.Join(plan, "\n"))
+	}
+}
