@@ -37,8 +37,10 @@ type ExportResult struct {
 // removed when they are as the last export left them.
 //
 // A re-export reads only the files that changed since the manifest was
-// written: one the manifest lists and that is older than it is as the
-// manifest says (its sha256 and id).
+// written: one the manifest lists and that last changed (its status change
+// time, see changedAt) before it is as the manifest says (its sha256, id
+// and stamp); and it renders only the records whose stamp differs from
+// their file's.
 func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) (ExportResult, error) {
 	var res ExportResult
 	removeLeftovers(dir)
