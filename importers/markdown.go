@@ -18,10 +18,10 @@ import (
 // to do something (rules, commands, steps), semantic otherwise; its source
 // is the file's repo-relative path and the section's line range. The id
 // comes from the project, the path and the heading path, so importing an
-// unchanged file again writes nothing and an edited section updates its
-// own record.
+// unchanged file again writes nothing, an edited section updates its own
+// record, and a section removed from the file forgets its record.
 func init() {
-	register(Format{Name: "markdown-memory", Either: true, RepoProject: true, Read: readMarkdownMemory,
+	register(Format{Name: "markdown-memory", Either: true, RepoProject: true, Replaces: true, Read: readMarkdownMemory,
 		Summary: "agent hosts' memory files (a file, or a folder searched for them): MEMORY.md, CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, .cursor/rules/*.mdc",
 		Parse:   parseMarkdownMemory})
 }
