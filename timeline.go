@@ -3,7 +3,6 @@ package mneme
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 )
@@ -17,7 +16,7 @@ type TimelineRow struct {
 	Superseded        bool
 	At                time.Time // when it happened (EventTime)
 	Text              string
-	Meta              json.RawMessage
+	Meta              string // the record's meta JSON, "" for none
 }
 
 // TimelineStore is an optional store role: the rows f selects (f already
@@ -75,7 +74,12 @@ func (e *Engine) Timeline(ctx context.Context, f Filter, textKinds []string, lim
 func Latest(rows []TimelineRow, limit int) ([]TimelineRow, bool) {
 	less := func(a, b TimelineRow) int { return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.ID, b.ID)) }
 	if !slices.IsSortedFunc(rows, less) {
-		slices.SortFunc(rows, less)
+		// Stores read the newest written first, which is mostly the
+		// newest first: reversed, most reads need no sort.
+		slices.Reverse(rows)
+		if !slices.IsSortedFunc(rows, less) {
+			slices.SortFunc(rows, less)
+		}
 	}
 	if len(rows) > limit {
 		return rows[len(rows)-limit:], true
@@ -86,7 +90,7 @@ func Latest(rows []TimelineRow, limit int) ([]TimelineRow, bool) {
 // RowOf is r as a timeline row.
 func RowOf(r *Record, textKinds []string) TimelineRow {
 	row := TimelineRow{ID: r.ID, Project: r.Project, Kind: r.Kind, SessionID: r.SessionID, RunID: r.RunID,
-		Superseded: r.Status == Superseded, At: r.EventTime(), Meta: r.Meta}
+		Superseded: r.Status == Superseded, At: r.EventTime(), Meta: string(r.Meta)}
 	if slices.Contains(textKinds, r.Kind) {
 		row.Text = r.Text
 	}

@@ -24,10 +24,15 @@ func Tokens(s string) int {
 	if s == "" {
 		return 0
 	}
-	cl100kOnce.Do(func() { cl100k = codec.NewCl100kBase() })
+	warmTokens()
 	n, err := cl100k.Count(s)
 	if err != nil { // the codec refuses nothing it can split; estimate if it ever does
 		return (len(s) + 3) / 4
 	}
 	return n
 }
+
+// warmTokens builds the vocabulary once. A package built afresh starts it
+// beside its recall: a session start is one short process, which would
+// otherwise wait for both in turn.
+func warmTokens() { cl100kOnce.Do(func() { cl100k = codec.NewCl100kBase() }) }

@@ -32,6 +32,10 @@ type Format struct {
 	// the repository the path is in, as the hooks name it (so the
 	// session-start package finds them).
 	RepoProject bool
+	// Replaces: an import stands for its files as they are now, so the
+	// records an earlier import made from a part since removed are
+	// forgotten (see Removed).
+	Replaces bool
 	// Read, when set, reads path its own way (else Read below does).
 	Read  func(path string) ([]File, error)
 	Parse func(in Input) ([]*mneme.Record, error)

@@ -18,10 +18,10 @@ import (
 // to do something (rules, commands, steps), semantic otherwise; its source
 // is the file's repo-relative path and the section's line range. The id
 // comes from the project, the path and the heading path, so importing an
-// unchanged file again writes nothing and an edited section updates its
-// own record.
+// unchanged file again writes nothing, an edited section updates its own
+// record, and a section removed from the file forgets its record.
 func init() {
-	register(Format{Name: "markdown-memory", Either: true, RepoProject: true, Read: readMarkdownMemory,
+	register(Format{Name: "markdown-memory", Either: true, RepoProject: true, Replaces: true, Read: readMarkdownMemory,
 		Summary: "agent hosts' memory files (a file, or a folder searched for them): MEMORY.md, CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, .cursor/rules/*.mdc",
 		Parse:   parseMarkdownMemory})
 }
@@ -33,6 +33,11 @@ const MaxMemoryFileBytes = 4 << 20
 var (
 	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$`)
 	fenceRE   = regexp.MustCompile("^ {0,3}(```+|~~~+)")
+	// underlineRE is a setext heading's underline: = for level 1, - for 2.
+	underlineRE = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
+	// notParagraph are lines that start no paragraph a setext underline
+	// could turn into a heading: list items, quotes, indented code, breaks.
+	notParagraph = regexp.MustCompile(`^(?: {0,3}(?:[-*+][ \t]|[-*+]$|\d{1,9}[.)](?:[ \t]|$)|>|(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|(?:-[ \t]*){3,}$|=+[ \t]*$)| {4}|\t)`)
 	// howTo are headings of sections that say how to do something.
 	howTo = regexp.MustCompile(`(?i)\b(build|test|run|command|workflow|setup|set up|install|deploy|release|how to|steps?|procedure|rules?|guidelines?|conventions?|style|lint|format|debug|commit|pull request|review|do not|don'?t|always|never|must|checklist)`)
 )
@@ -126,15 +131,26 @@ func textOnly(f File) error {
 	return nil
 }
 
-// sections splits lines at ATX headings outside fenced code; offset is
-// the number of lines before them (front matter).
+// sections splits lines at headings outside fenced code: ATX headings
+// (# Title) and setext ones (a paragraph underlined with = or -, whose
+// lines are the title); offset is the number of lines before them (front
+// matter). A --- after a blank line, a list item or code is a thematic
+// break, not a heading (CommonMark).
 func sections(lines []string, offset int) []section {
 	cur := section{start: offset + 1}
 	var out []section
 	var stack []string // headings by level
 	fence := ""
+	para := -1 // where the paragraph ending at the last line starts in cur.body, or -1
+	heading := func(n, level int, title string) {
+		out = append(out, cur)
+		stack = append(stack[:min(len(stack), level-1)], make([]string, max(0, level-1-len(stack)))...)
+		stack = append(stack, strings.TrimSpace(title))
+		cur, para = section{path: compact(stack), start: n, end: n}, -1
+	}
 	for i, line := range lines {
 		n := offset + i + 1
+		inFence := fence != ""
 		if m := fenceRE.FindStringSubmatch(line); m != nil {
 			switch {
 			case fence == "":
@@ -142,22 +158,59 @@ func sections(lines []string, offset int) []section {
 			case strings.HasPrefix(m[1], fence):
 				fence = ""
 			}
+			inFence = true
 		}
-		m := headingRE.FindStringSubmatch(line)
-		if fence != "" || m == nil {
-			cur.body = append(cur.body, line)
-			if strings.TrimSpace(line) != "" { // a section ends at its last line of text
-				cur.end = n
+		if !inFence {
+			if m := headingRE.FindStringSubmatch(line); m != nil {
+				heading(n, len(m[1]), m[2])
+				continue
 			}
-			continue
+			if m := underlineRE.FindStringSubmatch(line); m != nil && para >= 0 {
+				first := n - len(cur.body) // the line of cur.body[0]
+				title, start := strings.Join(trimAll(cur.body[para:]), " "), first+para
+				cur.body = cur.body[:para]
+				cur.end = lastText(cur.body, first, cur.start)
+				level := 1
+				if m[1][0] == '-' {
+					level = 2
+				}
+				heading(start, level, title)
+				cur.end = n
+				continue
+			}
 		}
-		out = append(out, cur)
-		level := len(m[1])
-		stack = append(stack[:min(len(stack), level-1)], make([]string, max(0, level-1-len(stack)))...)
-		stack = append(stack, strings.TrimSpace(m[2]))
-		cur = section{path: compact(stack), start: n, end: n}
+		switch {
+		case inFence || strings.TrimSpace(line) == "" || (para < 0 && notParagraph.MatchString(line)):
+			para = -1
+		case para < 0:
+			para = len(cur.body)
+		}
+		cur.body = append(cur.body, line)
+		if strings.TrimSpace(line) != "" { // a section ends at its last line of text
+			cur.end = n
+		}
 	}
 	return append(out, cur)
+}
+
+// trimAll is lines with their spaces trimmed.
+func trimAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimSpace(l)
+	}
+	return out
+}
+
+// lastText is the line number of body's last line of text, body starting
+// at line first; none returns start (the section's heading line).
+func lastText(body []string, first, start int) int {
+	for i := len(body) - 1; i >= 0; i-- {
+		if strings.TrimSpace(body[i]) != "" {
+			return first + i
+		}
+	}
+	return start
 }
 
 // compact drops the levels a file skipped (# then ###).

@@ -182,3 +182,55 @@ func decodeMeta(t *testing.T, r *mneme.Record, v any) {
 		t.Fatalf("meta %s: %v", r.Meta, err)
 	}
 }
+
+// TestMarkdownMemoryRemoved: Removed names the records of sections taken
+// out of the files imported now, and nothing of the files left out of
+// the import or of another project.
+func TestMarkdownMemoryRemoved(t *testing.T) {
+	ctx := context.Background()
+	root := memoryRepo(t)
+	eng := engine(t)
+	f, _ := importers.Lookup("markdown-memory")
+	imp := func(path, project string) (importers.Input, []*mneme.Record) {
+		t.Helper()
+		in, err := importers.Read(f, path, project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := f.Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := eng.Import(ctx, recs, mneme.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return in, recs
+	}
+	_, before := imp(root, "shop-api")
+	imp(root, "other")
+	claude := filepath.Join(root, "CLAUDE.md")
+	data, _ := os.ReadFile(claude)
+	cut := strings.Replace(string(data), "### Gotchas\n\nThe payment webhook retries for 24 hours: handlers must be idempotent.\n", "", 1)
+	if cut == string(data) {
+		t.Fatal("the fixture changed: no Gotchas section to cut")
+	}
+	os.WriteFile(claude, []byte(cut), 0o644)
+	in, recs := imp(root, "shop-api")
+	gone, err := importers.Removed(ctx, eng, "markdown-memory", in, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, r := range before {
+		if strings.HasSuffix(r.Title, "Gotchas") {
+			want = append(want, r.ID)
+		}
+	}
+	if len(want) != 1 || strings.Join(gone, ",") != want[0] {
+		t.Fatalf("removed %q, want %q", gone, want)
+	}
+	in.Files = in.Files[:0] // no file imported: nothing is anyone's to forget
+	if gone, _ := importers.Removed(ctx, eng, "markdown-memory", in, nil); len(gone) != 0 {
+		t.Fatalf("with no files: %q", gone)
+	}
+}

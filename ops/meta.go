@@ -10,13 +10,15 @@ import (
 // decodeMeta reads an entry's meta: its kind under "ops", its typed
 // fields. Meta is a flat object ops wrote itself (see meta), which a
 // timeline of 10,000 entries decodes 10,000 times: a short scanner reads
-// that shape, and anything else (an escape, a nested value, a field it
-// does not know) goes to encoding/json, whose result it always equals
-// (FuzzDecodeMeta checks).
-func decodeMeta(meta json.RawMessage, kind *string, e *Entry) error {
+// that shape, its strings slices of meta (nothing copied), and anything
+// else (an escape, a nested value, a field it does not know) goes to
+// encoding/json, whose result it always equals (FuzzDecodeMeta checks).
+// bools, when not nil, is where a success flag points (false, true): one
+// pair for a whole read instead of one allocation a row.
+func decodeMeta(meta string, kind *string, e *Entry, bools *[2]bool) error {
 	var k string
 	var out Entry
-	if flat(meta, &k, &out) {
+	if flat(meta, &k, &out, bools) {
 		*kind, *e = k, out
 		return nil
 	}
@@ -24,7 +26,7 @@ func decodeMeta(meta json.RawMessage, kind *string, e *Entry) error {
 		Ops string `json:"ops"`
 		Entry
 	}
-	if err := json.Unmarshal(meta, &m); err != nil {
+	if err := json.Unmarshal([]byte(meta), &m); err != nil {
 		return err
 	}
 	*kind, *e = m.Ops, m.Entry
@@ -33,8 +35,12 @@ func decodeMeta(meta json.RawMessage, kind *string, e *Entry) error {
 
 // flat decodes b when it is a flat object of known fields with plain
 // values; false sends it to encoding/json.
-func flat(b []byte, kind *string, e *Entry) bool {
-	s := scanner{b: b}
+func flat(b string, kind *string, e *Entry, bools *[2]bool) bool {
+	if bools == nil {
+		bools = new([2]bool)
+		bools[1] = true
+	}
+	s := scanner{b: b, bools: bools}
 	if !s.byte('{') {
 		return false
 	}
@@ -56,8 +62,9 @@ func flat(b []byte, kind *string, e *Entry) bool {
 }
 
 type scanner struct {
-	b []byte
-	i int
+	b     string
+	i     int
+	bools *[2]bool // false, true
 }
 
 func (s *scanner) space() {
@@ -89,7 +96,7 @@ func (s *scanner) plainString() (string, bool) {
 		case c == '"':
 			v := s.b[start:s.i]
 			s.i++
-			return string(v), utf8.Valid(v)
+			return v, utf8.ValidString(v)
 		case c == '\\' || c < 0x20:
 			return "", false
 		}
@@ -100,7 +107,7 @@ func (s *scanner) plainString() (string, bool) {
 
 // literal reads a number, true, false or null: the bytes up to the next
 // delimiter.
-func (s *scanner) literal() []byte {
+func (s *scanner) literal() string {
 	s.space()
 	start := s.i
 	for s.i < len(s.b) && s.b[s.i] != ',' && s.b[s.i] != '}' && s.b[s.i] != ' ' && s.b[s.i] != '\n' && s.b[s.i] != '\t' && s.b[s.i] != '\r' {
@@ -122,7 +129,7 @@ func (s *scanner) field(key string, kind *string, e *Entry) bool {
 		if !jsonInt(lit) {
 			return false
 		}
-		n, err := strconv.ParseInt(string(lit), 10, 64)
+		n, err := strconv.ParseInt(lit, 10, 64)
 		if key == "size" {
 			e.Size = n
 		} else {
@@ -130,13 +137,11 @@ func (s *scanner) field(key string, kind *string, e *Entry) bool {
 		}
 		return err == nil
 	case "success":
-		switch string(s.literal()) {
+		switch s.literal() {
 		case "true":
-			t := true
-			e.Success = &t
+			e.Success = &s.bools[1]
 		case "false":
-			f := false
-			e.Success = &f
+			e.Success = &s.bools[0]
 		default:
 			return false
 		}
@@ -199,15 +204,15 @@ func stringField(key string, kind *string, e *Entry) *string {
 }
 
 // jsonInt reports whether b is a JSON integer: -?(0|[1-9][0-9]*).
-func jsonInt(b []byte) bool {
+func jsonInt(b string) bool {
 	if len(b) > 0 && b[0] == '-' {
 		b = b[1:]
 	}
 	if len(b) == 0 || (b[0] == '0' && len(b) > 1) {
 		return false
 	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
+	for i := range len(b) {
+		if c := b[i]; c < '0' || c > '9' {
 			return false
 		}
 	}

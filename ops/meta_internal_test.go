@@ -30,7 +30,7 @@ func FuzzDecodeMeta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var kind string
 		var got Entry
-		fast := flat(b, &kind, &got)
+		fast := flat(string(b), &kind, &got, nil)
 		var want struct {
 			Ops string `json:"ops"`
 			Entry
@@ -51,7 +51,7 @@ func TestMetaFastPath(t *testing.T) {
 	e := Entry{Kind: KindToolCall, Tool: "Bash", Input: "go test ./pkg/...", Outcome: "ok: 12 tests passed", DurationMS: 840, Success: &ok}
 	var kind string
 	var got Entry
-	if !flat(meta(&e), &kind, &got) || kind != KindToolCall || got.Tool != "Bash" || got.DurationMS != 840 || !*got.Success {
+	if !flat(string(meta(&e)), &kind, &got, nil) || kind != KindToolCall || got.Tool != "Bash" || got.DurationMS != 840 || !*got.Success {
 		t.Fatalf("%s: %q %+v", meta(&e), kind, got)
 	}
 }

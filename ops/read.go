@@ -83,12 +83,17 @@ func Read(ctx context.Context, eng *mneme.Engine, q Query) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	out := Page{Entries: make([]Item, 0, len(rows)), Truncated: truncated}
-	for _, r := range rows {
-		if it, ok := fromRow(r); ok {
-			out.Entries = append(out.Entries, it)
+	// Built in place: one slice of entries, one of their times, one
+	// pair of success flags for the whole read.
+	out := Page{Entries: make([]Item, len(rows)), Truncated: truncated}
+	ats, bools := make([]time.Time, len(rows)), [2]bool{false, true}
+	n := 0
+	for i := range rows {
+		if fromRow(rows[i], &out.Entries[n], &ats[n], &bools) {
+			n++
 		}
 	}
+	out.Entries = out.Entries[:n]
 	// Rows come by time; entries of the same instant go session first.
 	if !slices.IsSortedFunc(out.Entries, byTime) {
 		slices.SortStableFunc(out.Entries, byTime)

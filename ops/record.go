@@ -114,27 +114,31 @@ func suffix(session, run string) string {
 }
 
 // fromRecord is the entry r stores, with its id.
-func fromRecord(r *mneme.Record) (Item, bool) { return fromRow(mneme.RowOf(r, textKinds)) }
+func fromRecord(r *mneme.Record) (Item, bool) {
+	var it Item
+	var at time.Time
+	return it, fromRow(mneme.RowOf(r, textKinds), &it, &at, nil)
+}
 
 // textKinds are the record kinds whose text an entry keeps: a prompt's.
 var textKinds = []string{recordKind(KindPrompt)}
 
-// fromRow is the entry a timeline row stores, with its id; false when the
-// row is not an entry (a record of an entry's kind written otherwise).
-func fromRow(r mneme.TimelineRow) (Item, bool) {
-	var m struct {
-		Ops string `json:"ops"`
-		Entry
+// fromRow fills it with the entry a timeline row stores, with its id;
+// false when the row is not an entry (a record of an entry's kind written
+// otherwise). The entry's time is kept in *at and its success flag points
+// into bools (see decodeMeta), so a read allocates them once.
+func fromRow(r mneme.TimelineRow, it *Item, at *time.Time, bools *[2]bool) bool {
+	var kind string
+	var e Entry
+	if decodeMeta(r.Meta, &kind, &e, bools) != nil || kind == "" || recordKind(kind) != r.Kind {
+		return false
 	}
-	if decodeMeta(r.Meta, &m.Ops, &m.Entry) != nil || m.Ops == "" || recordKind(m.Ops) != r.Kind {
-		return Item{}, false
-	}
-	e := m.Entry
-	e.Kind, e.Session, e.Run = m.Ops, r.SessionID, r.RunID
-	at := r.At
-	e.At = &at
+	e.Kind, e.Session, e.Run = kind, r.SessionID, r.RunID
+	*at = r.At
+	e.At = at
 	if e.Kind == KindPrompt {
 		e.Text = strings.TrimSuffix(r.Text, suffix(r.SessionID, r.RunID))
 	}
-	return Item{ID: r.ID, Project: r.Project, Superseded: r.Superseded, Entry: e}, true
+	*it = Item{ID: r.ID, Project: r.Project, Superseded: r.Superseded, Entry: e}
+	return true
 }

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/mneme-ai/mneme"
 )
@@ -36,7 +35,7 @@ func (s *Store) Timeline(ctx context.Context, f mneme.Filter, textKinds []string
 		}
 		r.Superseded, r.At = status == string(mneme.Superseded), fromNanos(at)
 		if meta != nil {
-			r.Meta = json.RawMessage(*meta)
+			r.Meta = *meta
 		}
 		out = append(out, r)
 	}

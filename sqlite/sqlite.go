@@ -93,10 +93,12 @@ func OpenForReading(ctx context.Context, home string) (*Store, error) {
 // open opens the database file in home and brings its schema up to date;
 // reading tolerates a marker it cannot write. full opens it for reading on
 // a full disk: one connection in exclusive locking mode, which keeps the
-// WAL's index in its own memory (no shared-memory file to grow).
+// WAL's index in its own memory (no shared-memory file to grow). Each
+// connection caches 16 MiB of pages (SQLite's default is 2 MiB): a
+// session's timeline of 10,000 rows is read again from the OS otherwise.
 func open(ctx context.Context, home string, reading, full bool) (*Store, error) {
 	dsn := "file:" + filepath.Join(home, FileName) +
-		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate", busyTimeout.Milliseconds())
+		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-16384)&_txlock=immediate", busyTimeout.Milliseconds())
 	if full {
 		dsn += "&_pragma=locking_mode(EXCLUSIVE)"
 	}

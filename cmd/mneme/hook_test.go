@@ -48,12 +48,12 @@ func hookRun(t *testing.T, home, host, event string) string {
 
 type listed struct {
 	Records []struct {
-		ID, Kind, Text, Type string
-		SessionID            string `json:"session_id"`
-		Speaker              string
-		Tags                 []string
-		Meta                 map[string]any
-		Links                []struct{ Type, Target string }
+		ID, Kind, Text, Type, Title string
+		SessionID                   string `json:"session_id"`
+		Speaker                     string
+		Tags                        []string
+		Meta                        map[string]any
+		Links                       []struct{ Type, Target string }
 	}
 }
 

@@ -20,6 +20,9 @@ type importFromOutput struct {
 	Format string `json:"format"`
 	importers.Counts
 	mneme.WriteResult
+	// Forgotten counts the records of sections no longer in the files
+	// (formats that replace, such as markdown-memory).
+	Forgotten int `json:"forgotten"`
 }
 
 // importFrom reads another memory tool's file or folder (path) in format
@@ -80,6 +83,17 @@ func (a *app) importFrom(format, path, project string, opts mneme.WriteOptions) 
 	res.ID = ""
 	a.notePending(res)
 	out := importFromOutput{Format: format, Counts: importers.Count(recs), WriteResult: res}
+	if f.Replaces {
+		gone, err := importers.Removed(a.ctx, eng, format, in, recs)
+		if err == nil && len(gone) > 0 {
+			var fr mneme.ForgetResult
+			fr, err = eng.Forget(a.ctx, mneme.ForgetRequest{IDs: gone})
+			out.Forgotten = fr.Forgotten
+		}
+		if err != nil {
+			return err
+		}
+	}
 	if a.json {
 		return a.printJSON(out)
 	}
@@ -89,8 +103,12 @@ func (a *app) importFrom(format, path, project string, opts mneme.WriteOptions) 
 			parts = append(parts, fmt.Sprintf("%d %s", n, t))
 		}
 	}
-	fmt.Fprintf(a.stdout, "imported %s from %s (%s): %d inserted, %d updated, %d unchanged\n",
+	fmt.Fprintf(a.stdout, "imported %s from %s (%s): %d inserted, %d updated, %d unchanged",
 		mneme.Plural(out.Records, "memory", "memories"), format, strings.Join(parts, ", "), res.Inserted, res.Updated, res.SkippedDuplicates)
+	if f.Replaces {
+		fmt.Fprintf(a.stdout, ", %d forgotten (no longer in the files)", out.Forgotten)
+	}
+	fmt.Fprintln(a.stdout)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,5 +45,42 @@ func TestImportMarkdownMemory(t *testing.T) {
 	}
 	if after := len(decode[listed](t, ok(t, home, "list", "--json", "--limit", "1000")).Records); after != before {
 		t.Errorf("a refused import changed the store: %d -> %d records", before, after)
+	}
+}
+
+// TestImportMarkdownMemoryRemovedSection: re-importing an edited memory
+// file leaves exactly its current sections: a section taken out forgets
+// its record, a new one is added, the moved ones (a setext heading now)
+// keep their records with their new lines, and another
+// project's records from a file of the same name are untouched.
+func TestImportMarkdownMemoryRemovedSection(t *testing.T) {
+	home, repo := hookHome(t)
+	file := filepath.Join(repo, "CLAUDE.md")
+	os.WriteFile(file, []byte("# Build\n\nRun make ci.\n\n# Deploy\n\nOn Tuesdays.\n\n# Ports\n\nBilling uses 7443.\n"), 0o644)
+	ok(t, home, "import", "--from", "markdown-memory", file)
+	other := filepath.Join(t.TempDir(), "CLAUDE.md")
+	os.WriteFile(other, []byte("# Deploy\n\nOther team deploys on Fridays.\n"), 0o644)
+	ok(t, home, "import", "--from", "markdown-memory", other, "--project", "other")
+	os.WriteFile(file, []byte("Build\n=====\n\nRun make ci.\n\n# Ports\n\nBilling uses 7443.\n\n# Review\n\nTwo approvals.\n"), 0o644)
+	out := ok(t, home, "import", "--from", "markdown-memory", file)
+	if !strings.Contains(out, "1 inserted, 2 updated, 0 unchanged, 1 forgotten") {
+		t.Fatalf("re-import: %s", out)
+	}
+	titles := func(project string) []string {
+		var out []string
+		for _, r := range decode[listed](t, ok(t, home, "list", "--project", project, "--json", "--limit", "100")).Records {
+			out = append(out, r.Title)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := titles(filepath.Base(repo)); !slices.Equal(got, []string{"Build", "Ports", "Review"}) {
+		t.Fatalf("after the edit: %q, want Build, Ports, Review", got)
+	}
+	if got := titles("other"); !slices.Equal(got, []string{"Deploy"}) {
+		t.Fatalf("another project's record: %q", got)
+	}
+	if out := ok(t, home, "import", "--from", "markdown-memory", file, "--json"); !strings.Contains(out, `"forgotten":0`) {
+		t.Fatalf("unchanged re-import: %s", out)
 	}
 }

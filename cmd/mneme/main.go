@@ -11,7 +11,9 @@ import (
 
 func main() {
 	ctx, stop := signalContext()
+	stopProfile := startProfile(os.Getenv)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stopProfile()
 	stop()
 	os.Exit(code)
 }

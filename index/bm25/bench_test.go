@@ -1,3 +1,5 @@
+//go:build unix
+
 package bm25_test
 
 import (

@@ -58,13 +58,16 @@ type Index struct {
 	mu       sync.RWMutex
 	terms    map[string]*plist // terms written since load (see terms.go)
 	base     []baseTerm        // terms as loaded, sorted
+	raw      []byte            // the bytes a decoded index reads in place
 	keys     []int64
 	lens     []float32 // weighted length
 	alive    []bool
 	attrs    []attrs
-	tags     []uint32 // every document's tag ids; attrs hold offsets into it
-	metas    []uint32 // every document's meta value ids, likewise
-	byKey    map[int64]uint32
+	tags     []uint32         // every document's tag ids; attrs hold offsets into it
+	metas    []uint32         // every document's meta value ids, likewise
+	byKey    map[int64]uint32 // nil in a decoded index until needed (see find)
+	sorted   int              // a decoded index's keys ascend strictly up to here (see lookup)
+	maxKey   int64            // at least the largest key of a document, dead or alive
 	strs     interner
 	live     int
 	totalLen float64
@@ -87,7 +90,7 @@ type attrs struct {
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{terms: map[string]*plist{}, byKey: map[int64]uint32{}, strs: newInterner()}
+	return &Index{terms: map[string]*plist{}, byKey: map[int64]uint32{}, strs: newInterner(), maxKey: math.MinInt64}
 }
 
 // Len returns the number of live documents.
@@ -106,7 +109,9 @@ func (ix *Index) Put(d Doc) {
 	ix.remove(d.Key)
 	n := uint32(len(ix.keys))
 	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
-	ix.byKey[d.Key] = n
+	if ix.byKey != nil {
+		ix.byKey[d.Key] = n
+	}
 	ix.live++
 	ix.totalLen += float64(length)
 	for t, f := range tf {
@@ -152,18 +157,60 @@ func (ix *Index) Delete(key int64) {
 }
 
 func (ix *Index) remove(key int64) {
-	ix.buildKeyMap()
-	n, ok := ix.byKey[key]
+	n, ok := ix.find(key)
 	if !ok {
 		return
 	}
-	delete(ix.byKey, key)
+	if ix.byKey != nil {
+		delete(ix.byKey, key)
+	}
 	ix.alive[n] = false
 	ix.live--
 	ix.totalLen -= float64(ix.lens[n])
 	if dead := len(ix.keys) - ix.live; dead > 1024 && dead > ix.live/4 {
 		ix.compact()
 	}
+}
+
+// find returns the live document with key, for a write: a decoded index
+// builds its key map only once the documents written since its snapshot
+// are too many to scan (see lookup).
+func (ix *Index) find(key int64) (uint32, bool) {
+	if !ix.scannable() {
+		ix.buildKeyMap()
+	}
+	return ix.lookup(key)
+}
+
+// scannable reports whether lookup can go without a key map.
+func (ix *Index) scannable() bool { return ix.byKey != nil || len(ix.keys)-ix.sorted <= maxTail }
+
+// maxTail is how many documents written since the snapshot lookup scans.
+const maxTail = 4096
+
+// lookup returns the live document with key without changing ix. A
+// decoded index has no key map, and a process catching up on a session's
+// records (or scoring a few) needs a handful of keys, not a map of
+// 100,000: the keys it loaded ascend up to sorted (a snapshot is written
+// in key order, mostly), so it binary-searches those and scans the rest
+// from the newest; a key above every key is absent at once.
+func (ix *Index) lookup(key int64) (uint32, bool) {
+	if ix.byKey != nil {
+		n, ok := ix.byKey[key]
+		return n, ok
+	}
+	if key > ix.maxKey {
+		return 0, false
+	}
+	for n := len(ix.keys) - 1; n >= ix.sorted; n-- {
+		if ix.keys[n] == key && ix.alive[n] {
+			return uint32(n), true
+		}
+	}
+	if n, ok := slices.BinarySearch(ix.keys[:ix.sorted], key); ok && ix.alive[n] {
+		return uint32(n), true
+	}
+	return 0, false
 }
 
 // buildKeyMap builds the key map of a decoded index, which starts without
@@ -182,6 +229,7 @@ func (ix *Index) buildKeyMap() {
 
 // appendDoc adds a live document; a's tags are already in ix.tags.
 func (ix *Index) appendDoc(key int64, length float32, a attrs) {
+	ix.maxKey = max(ix.maxKey, key)
 	ix.keys = append(ix.keys, key)
 	ix.lens = append(ix.lens, length)
 	ix.alive = append(ix.alive, true)
@@ -449,7 +497,12 @@ func (h *hitHeap) Pop() any {
 // would score it. Hybrid recall uses it to give the lexical score of the
 // records only the vector lane found.
 func (ix *Index) Score(terms []string, keys []int64) []Hit {
-	ix.ensureKeyMap()
+	ix.mu.RLock()
+	scannable := ix.scannable()
+	ix.mu.RUnlock()
+	if !scannable {
+		ix.ensureKeyMap()
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	out := make([]Hit, len(keys))
@@ -457,7 +510,7 @@ func (ix *Index) Score(terms []string, keys []int64) []Hit {
 	var docs []uint32 // want's documents, ascending
 	for i, k := range keys {
 		out[i].Key = k
-		if n, ok := ix.byKey[k]; ok {
+		if n, ok := ix.lookup(k); ok {
 			want[n] = i
 			docs = append(docs, n)
 		}

@@ -418,3 +418,65 @@ func TestSelectAgain(t *testing.T) {
 		t.Fatalf("after a delete: %d keys, has 1: %v", s.Len(), s.Has(1))
 	}
 }
+
+// TestDecodedFindsKeysEitherWay: a decoded index finds the document a
+// write replaces or deletes by scanning its keys for the first scanMax
+// writes (a key above every key it holds is absent without a scan) and
+// through its key map after; either way it answers as an index
+// that took the same writes without a snapshot between.
+func TestDecodedFindsKeysEitherWay(t *testing.T) {
+	doc := func(key, v int) Doc {
+		return Doc{Key: int64(key), Text: fmt.Sprintf("shared w%d v%d", key, v), Attrs: Attrs{Project: "p"}}
+	}
+	fresh := New()
+	for i := range 300 {
+		fresh.Put(doc(i, 0))
+	}
+	fresh.Put(doc(5, 1)) // the snapshot's keys ascend but for the tail
+	var buf bytes.Buffer
+	fresh.WriteTo(&buf)
+	dec, err := Decode(aligned(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 * maxTail / 2 { // replace, delete, replace again: past the tail
+		key := (i * 7) % 250
+		if i%5 == 4 {
+			key = 1000 + i // a new record: above every key held
+		}
+		for _, ix := range []*Index{fresh, dec} {
+			switch i % 3 {
+			case 1:
+				ix.Delete(int64(key))
+			default:
+				ix.Put(doc(key, i))
+			}
+		}
+		if i == 100 {
+			check(t, fresh, dec)
+			if dec.byKey != nil {
+				t.Fatal("a few writes built the key map")
+			}
+		}
+	}
+	if dec.byKey == nil {
+		t.Fatal("many writes never built the key map")
+	}
+	check(t, fresh, dec)
+}
+
+// check: dec answers searches and scores as fresh does.
+func check(t *testing.T, fresh, dec *Index) {
+	t.Helper()
+	keys := []int64{0, 7, 14, 199, 1004, 5000, -1}
+	for _, q := range []string{"shared", "w7", "v3", "w14 v64"} {
+		want := fresh.Search(Query{Terms: strings.Fields(q), K: 300})
+		got := dec.Search(Query{Terms: strings.Fields(q), K: 300})
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: decoded %d hits, fresh %d", q, len(got), len(want))
+		}
+		if got, want := dec.Score(strings.Fields(q), keys), fresh.Score(strings.Fields(q), keys); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: decoded scores %+v, fresh %+v", q, got, want)
+		}
+	}
+}

@@ -122,6 +122,10 @@ func Decode(data []byte) (*Index, error) {
 		}
 		ix.alive[n] = true
 		ix.totalLen += float64(ix.lens[n])
+		ix.maxKey = max(ix.maxKey, ix.keys[n])
+		if ix.sorted == n && (n == 0 || ix.keys[n] > ix.keys[n-1]) {
+			ix.sorted++
+		}
 	}
 	for _, arena := range [][]uint32{ix.tags, ix.metas} {
 		for _, t := range arena {
@@ -133,20 +137,7 @@ func Decode(data []byte) (*Index, error) {
 	ix.byKey = nil // built on the first mutation; searches do not need it
 	// Posting doc numbers are not checked here (that would read every
 	// page): Search bounds-checks them as it reads.
-	ix.base = make([]baseTerm, 0, nterms)
-	for range nterms {
-		b := d.Take(int(d.U32()))
-		term := unsafe.String(unsafe.SliceData(b), len(b))
-		n := d.Count(8)
-		d.Align(4)
-		docs, tfs := binfmt.View[uint32](d, n), binfmt.View[float32](d, n)
-		if d.Failed() || n == 0 || (len(ix.base) > 0 && ix.base[len(ix.base)-1].name >= term) {
-			d.Fail()
-			break
-		}
-		ix.base = append(ix.base, baseTerm{name: term, p: plist{docs: docs, tfs: tfs}})
-	}
-	if d.Failed() || d.Rest() != 0 {
+	if !ix.loadTerms(data, len(data)-d.Rest(), nterms) {
 		return nil, fmt.Errorf("%w: truncated, inconsistent or trailing data", ErrCorrupt)
 	}
 	ix.live = ndocs

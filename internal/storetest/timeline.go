@@ -51,6 +51,7 @@ func testTimeline(t *testing.T, f *fixture) {
 		{"window", nil, mneme.Filter{Since: &since, Until: &until, Clearance: mneme.Secret}, 100},
 		{"limit", nil, mneme.Filter{Clearance: mneme.Secret}, 4},
 		{"token of project a", &mneme.Scope{Name: "a", Projects: []string{"a"}}, mneme.Filter{Clearance: mneme.Secret}, 100},
+		{"session, token of project b", &mneme.Scope{Name: "b", Projects: []string{"b"}}, mneme.Filter{SessionID: "s2"}, 100},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := f.ctx
