@@ -21,3 +21,8 @@ func absMaxAVX2(x *float32, n int) float32
 
 //go:noescape
 func quantRowAVX2(dst *int16, src *float32, n int, inv float32)
+
+// kern6x16 is in packed_amd64.s; see the comment there.
+//
+//go:noescape
+func kern6x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)

@@ -17,3 +17,7 @@ func absMaxAVX2(x *float32, n int) float32 { panic("gemm: no assembly kernel on 
 func quantRowAVX2(dst *int16, src *float32, n int, inv float32) {
 	panic("gemm: no assembly kernel on this architecture")
 }
+
+func kern6x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int) {
+	panic("gemm: no assembly kernel on this architecture")
+}

@@ -1,0 +1,39 @@
+package minilm
+
+import (
+	"runtime"
+
+	"github.com/mneme-ai/mneme/internal/gemm"
+)
+
+// packedW holds a layer's linear weights packed for gemm's broadcast
+// kernel (gemm.Panels): ~25% faster products than reading the row-major
+// weights, at the cost of a second copy (42 MB) made once per model.
+type packedW struct {
+	qkv, out, ffn, prj *gemm.Panels
+}
+
+// pack packs every float32 layer's weights; the int8 model has none. It
+// runs once, on the first Embed, so commands that never embed (and the
+// model load) do not pay for it.
+func (m *Model) pack() {
+	m.packed.Do(func() {
+		spread(nLayers, runtime.GOMAXPROCS(0), func(_, i int) {
+			l := &m.layers[i]
+			if l.q != nil || l.qkvW == nil {
+				return
+			}
+			l.p = &packedW{
+				qkv: gemm.Pack(l.qkvW, 3*hidden, hidden),
+				out: gemm.Pack(l.outW, hidden, hidden),
+				ffn: gemm.Pack(l.ffnW, inter, hidden),
+				prj: gemm.Pack(l.prjW, hidden, inter),
+			}
+		})
+	})
+}
+
+// get returns the i-th product's packed weights (qkv, out, ffn, prj).
+func (p *packedW) get(i int) *gemm.Panels {
+	return [...]*gemm.Panels{p.qkv, p.out, p.ffn, p.prj}[i]
+}
