@@ -48,12 +48,18 @@ const packedParallelFlops = 1 << 24
 // Blocking of MulPanels: a block of c handed to one goroutine is
 // pRows × pCols (pRows a multiple of 6, pCols of 16); depth runs in passes
 // of at most pKc so that a 6-row slice of a (6·pKc floats) stays in L1 and
-// the block's panels (pCols·pKc floats) in L2 while the kernel walks them.
+// the block's panels (pCols·pKc floats, 256 KiB) in L2 while the kernel
+// walks them, row tile after row tile. Measured (GFLOP per CPU-second,
+// one thread, interleaved): pKc 384–512 beat 192–256 by ~5%, and walking
+// all the block's panels per row tile beat reusing 1–2 panels over every
+// row tile (the BLIS order) by 5–10%.
 const (
 	pRows = 96
 	pCols = 128
-	pKc   = 256
+	pKc   = 512
 )
+
+var pGroup = 128
 
 // MulPanels computes c = a·bᵀ (+ bias) for a (m×b.K, row stride lda) and
 // b packed, into c (m×b.N, row stride ldc); with Accumulate it adds to c.
@@ -101,8 +107,6 @@ func (b *Panels) mulBlock(c []float32, ldc int, a []float32, lda int, bias []flo
 	}
 	passes := (k + pKc - 1) / pKc
 	kcStep := ((k+passes-1)/passes + 3) &^ 3
-	jFull := j0 + (j1-j0)&^(PanelWidth-1) // [j0,jFull) whole panels
-	var tail [PanelWidth]float32
 	for pc := 0; pc < k; pc += kcStep {
 		kc := min(kcStep, k-pc)
 		f := flags
@@ -110,33 +114,41 @@ func (b *Panels) mulBlock(c []float32, ldc int, a []float32, lda int, bias []flo
 			f = Accumulate // bias went in with the first pass
 		}
 		for i := i0; i < i1; i += 6 {
-			var ap [6]*float32
-			for r := range ap {
-				ap[r] = &a[min(i+r, i1-1)*lda+pc] // a ragged tile repeats its last row
+			b.tiles(c, ldc, a, lda, bias, f, pc, kc, i, i1, j0, j1)
+		}
+	}
+}
+
+// tiles runs the kernel over rows [i, i+6) and columns [j0, j1) at depth
+// [pc, pc+kc). Ragged rows (past i1) or columns go through a 6×16 scratch
+// tile; a ragged tile's missing rows repeat its last row of a.
+func (b *Panels) tiles(c []float32, ldc int, a []float32, lda int, bias []float32, f, pc, kc, i, i1, j0, j1 int) {
+	k := b.K
+	var ap [6]*float32
+	for r := range ap {
+		ap[r] = &a[min(i+r, i1-1)*lda+pc]
+	}
+	var tail [PanelWidth]float32
+	jr := j0
+	if i+6 <= i1 {
+		jr = j0 + (j1-j0)&^(PanelWidth-1) // whole panels straight into c
+		if jr > j0 {
+			kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j0*k+pc*PanelWidth], PanelWidth*k,
+				&c[i*ldc+j0], ldc, kc, (jr-j0)/PanelWidth, biasAt(bias, f, j0, &tail), f)
+		}
+	}
+	for j := jr; j < j1; j += PanelWidth {
+		var t [6 * PanelWidth]float32
+		rows, cols := min(6, i1-i), min(PanelWidth, j1-j)
+		if f&Accumulate != 0 {
+			for r := range rows {
+				copy(t[r*PanelWidth:r*PanelWidth+cols], c[(i+r)*ldc+j:])
 			}
-			if i+6 <= i1 && jFull > j0 {
-				kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j0*k+pc*PanelWidth], PanelWidth*k,
-					&c[i*ldc+j0], ldc, kc, (jFull-j0)/PanelWidth, biasAt(bias, f, j0, &tail), f)
-			}
-			// Ragged rows or columns go through a 6×16 scratch tile.
-			jr := j0
-			if i+6 <= i1 {
-				jr = jFull
-			}
-			for j := jr; j < j1; j += PanelWidth {
-				var t [6 * PanelWidth]float32
-				rows, cols := min(6, i1-i), min(PanelWidth, j1-j)
-				if f&Accumulate != 0 {
-					for r := range rows {
-						copy(t[r*PanelWidth:r*PanelWidth+cols], c[(i+r)*ldc+j:])
-					}
-				}
-				kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k,
-					&t[0], PanelWidth, kc, 1, biasAt(bias, f, j, &tail), f)
-				for r := range rows {
-					copy(c[(i+r)*ldc+j:(i+r)*ldc+j+cols], t[r*PanelWidth:])
-				}
-			}
+		}
+		kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k,
+			&t[0], PanelWidth, kc, 1, biasAt(bias, f, j, &tail), f)
+		for r := range rows {
+			copy(c[(i+r)*ldc+j:(i+r)*ldc+j+cols], t[r*PanelWidth:])
 		}
 	}
 }
