@@ -39,6 +39,12 @@ func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
 	})
 }
 
+// vᵀ is packed as exactly two panels of 16 dimensions: headDim must be 32.
+var (
+	_ [headDim - 2*gemm.PanelWidth]struct{}
+	_ [2*gemm.PanelWidth - headDim]struct{}
+)
+
 // attScratch holds a task's operands, head after head: q contiguous, k
 // and v already in gemm's panel layout, so both products run on the
 // packed kernel without another copy.
@@ -73,19 +79,23 @@ func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
 	for i := 0; i < n; i++ {
 		row := qkv[(start+i)*3*hidden : (start+i+1)*3*hidden]
 		rq, rk, rv := row[off:off+hd], row[hidden+off:hidden+off+hd], row[2*hidden+off:2*hidden+off+hd]
-		pi, ii := i/pw, i%pw
+		kr := k[(i/pw)*pw*headDim+i%pw:] // key i is column i%pw of panel i/pw
 		for h := 0; h < g; h++ {
+			o := h * headDim
 			qi := q[(h*n+i)*headDim : (h*n+i+1)*headDim]
-			// Key i is column i of kᵀ: element ii of row d of panel pi.
-			kh := k[h*np*headDim+pi*pw*headDim+ii:]
-			// Row i of v is row i of the two panels of vᵀ (16 dims each).
-			vh := v[h*np*headDim:]
 			for d := range qi {
-				qi[d] = rq[h*headDim+d] + bq[h*headDim+d]
-				kh[d*pw] = rk[h*headDim+d] + bk[h*headDim+d]
+				qi[d] = rq[o+d] + bq[o+d]
 			}
+			kh := kr[h*np*headDim:]
 			for d := 0; d < headDim; d++ {
-				vh[d/pw*np*pw+i*pw+d%pw] = rv[h*headDim+d] + bv[h*headDim+d]
+				kh[d*pw] = rk[o+d] + bk[o+d]
+			}
+			// Row i of v is row i of vᵀ's two panels (dimensions 0-15, 16-31).
+			v0 := v[h*np*headDim+i*pw : h*np*headDim+(i+1)*pw]
+			v1 := v[h*np*headDim+(np+i)*pw : h*np*headDim+(np+i+1)*pw]
+			for d := range v0 {
+				v0[d] = rv[o+d] + bv[o+d]
+				v1[d] = rv[o+pw+d] + bv[o+pw+d]
 			}
 		}
 	}
