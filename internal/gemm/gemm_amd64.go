@@ -26,3 +26,8 @@ func quantRowAVX2(dst *int16, src *float32, n int, inv float32)
 //
 //go:noescape
 func kern6x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)
+
+// kern3x16 is kern6x16 for three rows (packed_amd64.s).
+//
+//go:noescape
+func kern3x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)

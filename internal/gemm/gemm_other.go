@@ -21,3 +21,7 @@ func quantRowAVX2(dst *int16, src *float32, n int, inv float32) {
 func kern6x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int) {
 	panic("gemm: no assembly kernel on this architecture")
 }
+
+func kern3x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int) {
+	panic("gemm: no assembly kernel on this architecture")
+}

@@ -120,32 +120,37 @@ func (b *Panels) mulBlock(c []float32, ldc int, a []float32, lda int, bias []flo
 }
 
 // tiles runs the kernel over rows [i, i+6) and columns [j0, j1) at depth
-// [pc, pc+kc). Ragged rows (past i1) or columns go through a 6×16 scratch
-// tile; a ragged tile's missing rows repeat its last row of a.
+// [pc, pc+kc); a last tile of 3 rows or fewer runs the 3-row kernel. Rows
+// or columns that the kernel would write past (a ragged tile's missing
+// rows repeat its last row of a) go through a scratch tile.
 func (b *Panels) tiles(c []float32, ldc int, a []float32, lda int, bias []float32, f, pc, kc, i, i1, j0, j1 int) {
 	k := b.K
+	kern, kr := kern6x16, 6
+	if i1-i <= 3 {
+		kern, kr = kern3x16, 3
+	}
 	var ap [6]*float32
 	for r := range ap {
 		ap[r] = &a[min(i+r, i1-1)*lda+pc]
 	}
 	var tail [PanelWidth]float32
 	jr := j0
-	if i+6 <= i1 {
+	if i+kr <= i1 {
 		jr = j0 + (j1-j0)&^(PanelWidth-1) // whole panels straight into c
 		if jr > j0 {
-			kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j0*k+pc*PanelWidth], PanelWidth*k,
+			kern(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j0*k+pc*PanelWidth], PanelWidth*k,
 				&c[i*ldc+j0], ldc, kc, (jr-j0)/PanelWidth, biasAt(bias, f, j0, &tail), f)
 		}
 	}
 	for j := jr; j < j1; j += PanelWidth {
 		var t [6 * PanelWidth]float32
-		rows, cols := min(6, i1-i), min(PanelWidth, j1-j)
+		rows, cols := min(kr, i1-i), min(PanelWidth, j1-j)
 		if f&Accumulate != 0 {
 			for r := range rows {
 				copy(t[r*PanelWidth:r*PanelWidth+cols], c[(i+r)*ldc+j:])
 			}
 		}
-		kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k,
+		kern(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k,
 			&t[0], PanelWidth, kc, 1, biasAt(bias, f, j, &tail), f)
 		for r := range rows {
 			copy(c[(i+r)*ldc+j:(i+r)*ldc+j+cols], t[r*PanelWidth:])

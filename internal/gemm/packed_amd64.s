@@ -177,3 +177,120 @@ store:
 	JNE  panel
 	VZEROUPPER
 	RET
+
+// func kern3x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)
+//
+// kern6x16 for three rows (a3..a5 unused): a short last tile (a query of
+// 13 tokens is 6+6+1 rows) then wastes at most two rows of work, not five.
+#define STEP3(boff, aoff) \
+	VMOVUPS      boff(BX), Y12        \
+	VMOVUPS      boff+32(BX), Y13     \
+	VBROADCASTSS aoff(R8)(AX*1), Y14  \
+	VFMADD231PS  Y12, Y14, Y0         \
+	VFMADD231PS  Y13, Y14, Y1         \
+	VBROADCASTSS aoff(R9)(AX*1), Y15  \
+	VFMADD231PS  Y12, Y15, Y2         \
+	VFMADD231PS  Y13, Y15, Y3         \
+	VBROADCASTSS aoff(R10)(AX*1), Y14 \
+	VFMADD231PS  Y12, Y14, Y4         \
+	VFMADD231PS  Y13, Y14, Y5
+
+TEXT ·kern3x16(SB), NOSPLIT, $0-112
+	MOVQ kc+80(FP), CX
+	SHLQ $2, CX
+	MOVQ a0+0(FP), R8
+	ADDQ CX, R8
+	MOVQ a1+8(FP), R9
+	ADDQ CX, R9
+	MOVQ a2+16(FP), R10
+	ADDQ CX, R10
+	MOVQ b+48(FP), SI
+	MOVQ c+64(FP), DI
+	MOVQ ldc+72(FP), DX
+	SHLQ $2, DX
+	MOVQ np+88(FP), R14
+	MOVQ bias+96(FP), R15
+
+panel3:
+	TESTQ $1, flags+104(FP)
+	JEQ   zero3
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS (DI)(DX*1), Y2
+	VMOVUPS 32(DI)(DX*1), Y3
+	VMOVUPS (DI)(DX*2), Y4
+	VMOVUPS 32(DI)(DX*2), Y5
+	TESTQ $2, flags+104(FP)
+	JEQ   depth3
+	VMOVUPS (R15), Y12
+	VMOVUPS 32(R15), Y13
+	VADDPS  Y12, Y0, Y0
+	VADDPS  Y13, Y1, Y1
+	VADDPS  Y12, Y2, Y2
+	VADDPS  Y13, Y3, Y3
+	VADDPS  Y12, Y4, Y4
+	VADDPS  Y13, Y5, Y5
+	JMP     depth3
+
+zero3:
+	TESTQ $2, flags+104(FP)
+	JEQ   clear3
+	VMOVUPS (R15), Y0
+	VMOVUPS 32(R15), Y1
+	VMOVAPS Y0, Y2
+	VMOVAPS Y1, Y3
+	VMOVAPS Y0, Y4
+	VMOVAPS Y1, Y5
+	JMP     depth3
+
+clear3:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+depth3:
+	MOVQ SI, BX
+	MOVQ CX, AX
+	NEGQ AX
+	ADDQ $16, AX
+	JGT  rem3
+
+loop43:
+	STEP3(0, -16)
+	STEP3(64, -12)
+	STEP3(128, -8)
+	STEP3(192, -4)
+	ADDQ $256, BX
+	ADDQ $16, AX
+	JLE  loop43
+
+rem3:
+	SUBQ $16, AX
+	JEQ  store3
+
+loop13:
+	STEP3(0, 0)
+	ADDQ $64, BX
+	ADDQ $4, AX
+	JNE  loop13
+
+store3:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, (DI)(DX*1)
+	VMOVUPS Y3, 32(DI)(DX*1)
+	VMOVUPS Y4, (DI)(DX*2)
+	VMOVUPS Y5, 32(DI)(DX*2)
+
+	MOVQ bstride+56(FP), AX
+	SHLQ $2, AX
+	ADDQ AX, SI
+	ADDQ $64, DI
+	ADDQ $64, R15
+	DECQ R14
+	JNE  panel3
+	VZEROUPPER
+	RET
