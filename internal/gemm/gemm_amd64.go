@@ -31,3 +31,18 @@ func kern6x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, 
 //
 //go:noescape
 func kern3x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)
+
+// hasF16C: the fp16 panels' kernels widen with VCVTPH2PS (CPUID leaf 1,
+// ECX bit 29; golang.org/x/sys/cpu does not report it).
+var hasF16C = hasAVX2 && cpuid1ECX()&(1<<29) != 0
+
+// cpuid1ECX is in packed_amd64.s.
+func cpuid1ECX() uint32
+
+// kern6x16h and kern3x16h take fp16 panels (packed_amd64.s).
+//
+//go:noescape
+func kern6x16h(a0, a1, a2, a3, a4, a5 *float32, b *uint16, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)
+
+//go:noescape
+func kern3x16h(a0, a1, a2, a3, a4, a5 *float32, b *uint16, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int)

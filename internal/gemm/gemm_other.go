@@ -25,3 +25,13 @@ func kern6x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, 
 func kern3x16(a0, a1, a2, a3, a4, a5, b *float32, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int) {
 	panic("gemm: no assembly kernel on this architecture")
 }
+
+const hasF16C = false
+
+func kern6x16h(a0, a1, a2, a3, a4, a5 *float32, b *uint16, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int) {
+	panic("gemm: no assembly kernel on this architecture")
+}
+
+func kern3x16h(a0, a1, a2, a3, a4, a5 *float32, b *uint16, bstride int, c *float32, ldc, kc, np int, bias *float32, flags int) {
+	panic("gemm: no assembly kernel on this architecture")
+}

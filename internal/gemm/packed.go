@@ -1,6 +1,9 @@
 package gemm
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // PanelWidth is the number of columns of c (rows of b) in one panel.
 const PanelWidth = 16
@@ -13,6 +16,7 @@ const PanelWidth = 16
 type Panels struct {
 	N, K int
 	Data []float32 // PanelsLen(N, K) floats
+	Half []uint16  // or the same as IEEE fp16 (PackHalf), Data then nil
 	rows []float32 // b itself (N×K row-major) for the portable path, when known
 }
 
@@ -34,6 +38,53 @@ func Pack(b []float32, n, k int) *Panels {
 		}
 	}
 	return p
+}
+
+// PackHalf is Pack storing the panels as fp16 when every value of b is
+// exactly an fp16 (weights stored as fp16, like MiniLM's), so that products
+// are unchanged and read half the bytes; otherwise it is Pack.
+func PackHalf(b []float32, n, k int) *Panels {
+	p := Pack(b, n, k)
+	if !hasF16C {
+		return p
+	}
+	half := make([]uint16, len(p.Data))
+	for i, v := range p.Data {
+		h, ok := toHalf(v)
+		if !ok {
+			return p
+		}
+		half[i] = h
+	}
+	p.Data, p.Half = nil, half
+	return p
+}
+
+// toHalf converts v to IEEE fp16 bits when that is exact.
+func toHalf(v float32) (uint16, bool) {
+	bits := math.Float32bits(v)
+	sign := uint16(bits>>16) & 0x8000
+	exp := int(bits>>23&0xff) - 127
+	mant := bits & 0x7fffff
+	switch {
+	case bits&0x7fffffff == 0:
+		return sign, true
+	case exp > 15 || exp == 128: // too large, Inf or NaN
+		return 0, false
+	case exp >= -14: // normal
+		if mant&0x1fff != 0 {
+			return 0, false
+		}
+		return sign | uint16(exp+15)<<10 | uint16(mant>>13), true
+	case exp >= -24: // subnormal: v = m·2⁻²⁴
+		full := mant | 0x800000 // 1.mant as 24 bits
+		shift := uint(-exp - 14 + 13)
+		if full&(1<<shift-1) != 0 {
+			return 0, false
+		}
+		return sign | uint16(full>>shift), true
+	}
+	return 0, false
 }
 
 // Epilogue options of MulPanels.
@@ -89,7 +140,7 @@ func (b *Panels) check(c []float32, ldc int, a []float32, lda, m int, bias []flo
 	if m < 0 || lda < b.K || ldc < b.N {
 		panic(fmt.Sprintf("gemm: bad shape m=%d lda=%d ldc=%d for %d×%d panels", m, lda, ldc, b.N, b.K))
 	}
-	if m > 0 && (len(a) < (m-1)*lda+b.K || len(c) < (m-1)*ldc+b.N) || len(b.Data) < PanelsLen(b.N, b.K) ||
+	if m > 0 && (len(a) < (m-1)*lda+b.K || len(c) < (m-1)*ldc+b.N) || max(len(b.Data), len(b.Half)) < PanelsLen(b.N, b.K) ||
 		flags&AddBias != 0 && len(bias) < b.N {
 		panic("gemm: slice too short")
 	}
@@ -125,9 +176,21 @@ func (b *Panels) mulBlock(c []float32, ldc int, a []float32, lda int, bias []flo
 // rows repeat its last row of a) go through a scratch tile.
 func (b *Panels) tiles(c []float32, ldc int, a []float32, lda int, bias []float32, f, pc, kc, i, i1, j0, j1 int) {
 	k := b.K
-	kern, kr := kern6x16, 6
+	kr := 6
 	if i1-i <= 3 {
-		kern, kr = kern3x16, 3
+		kr = 3
+	}
+	kern := func(ap *[6]*float32, j int, c *float32, ldc, np int, bias *float32, f int) {
+		switch {
+		case b.Half != nil && kr == 6:
+			kern6x16h(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Half[j*k+pc*PanelWidth], PanelWidth*k, c, ldc, kc, np, bias, f)
+		case b.Half != nil:
+			kern3x16h(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Half[j*k+pc*PanelWidth], PanelWidth*k, c, ldc, kc, np, bias, f)
+		case kr == 6:
+			kern6x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k, c, ldc, kc, np, bias, f)
+		default:
+			kern3x16(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k, c, ldc, kc, np, bias, f)
+		}
 	}
 	var ap [6]*float32
 	for r := range ap {
@@ -138,8 +201,7 @@ func (b *Panels) tiles(c []float32, ldc int, a []float32, lda int, bias []float3
 	if i+kr <= i1 {
 		jr = j0 + (j1-j0)&^(PanelWidth-1) // whole panels straight into c
 		if jr > j0 {
-			kern(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j0*k+pc*PanelWidth], PanelWidth*k,
-				&c[i*ldc+j0], ldc, kc, (jr-j0)/PanelWidth, biasAt(bias, f, j0, &tail), f)
+			kern(&ap, j0, &c[i*ldc+j0], ldc, (jr-j0)/PanelWidth, biasAt(bias, f, j0, &tail), f)
 		}
 	}
 	for j := jr; j < j1; j += PanelWidth {
@@ -150,8 +212,7 @@ func (b *Panels) tiles(c []float32, ldc int, a []float32, lda int, bias []float3
 				copy(t[r*PanelWidth:r*PanelWidth+cols], c[(i+r)*ldc+j:])
 			}
 		}
-		kern(ap[0], ap[1], ap[2], ap[3], ap[4], ap[5], &b.Data[j*k+pc*PanelWidth], PanelWidth*k,
-			&t[0], PanelWidth, kc, 1, biasAt(bias, f, j, &tail), f)
+		kern(&ap, j, &t[0], PanelWidth, 1, biasAt(bias, f, j, &tail), f)
 		for r := range rows {
 			copy(c[(i+r)*ldc+j:(i+r)*ldc+j+cols], t[r*PanelWidth:])
 		}

@@ -1,5 +1,7 @@
 package gemm
 
+import "math"
+
 // genericBlock is MulPanels' portable path over c[i0:i1, j0:j1]: dot
 // products over b's rows when they are known (2×4 tiles, as
 // genericMatMulT), else a pass over the panels.
@@ -20,9 +22,8 @@ func (b *Panels) genericBlock(c []float32, ldc int, a []float32, lda int, bias [
 			ai := a[i*lda : i*lda+k]
 			for j := j0; j < j1; j += PanelWidth {
 				acc = [PanelWidth]float32{}
-				panel := b.Data[j*k : (j+PanelWidth)*k]
 				for p, x := range ai {
-					row := (*[PanelWidth]float32)(panel[p*PanelWidth:])
+					row := b.panelRow(j, p)
 					for jj := range acc {
 						acc[jj] += x * row[jj]
 					}
@@ -73,5 +74,31 @@ func (b *Panels) genericBlock(c []float32, ldc int, a []float32, lda int, bias [
 		for j := j0; j < j1; j++ {
 			out(i, j, dot(ai, w[j*k:j*k+k]))
 		}
+	}
+}
+
+// panelRow is row p of the panel holding column j.
+func (b *Panels) panelRow(j, p int) *[PanelWidth]float32 {
+	at := j*b.K + p*PanelWidth
+	if b.Half == nil {
+		return (*[PanelWidth]float32)(b.Data[at:])
+	}
+	var row [PanelWidth]float32
+	for jj, h := range b.Half[at : at+PanelWidth] {
+		row[jj] = fromHalf(h)
+	}
+	return &row
+}
+
+// fromHalf widens IEEE fp16 bits (finite values: PackHalf stores no others).
+func fromHalf(h uint16) float32 {
+	sign := uint32(h&0x8000) << 16
+	exp, mant := uint32(h>>10&0x1f), uint32(h&0x3ff)
+	switch {
+	case exp == 0: // zero or subnormal: mant·2⁻²⁴
+		v := float32(mant) / (1 << 24)
+		return math.Float32frombits(math.Float32bits(v) | sign)
+	default:
+		return math.Float32frombits(sign | (exp+112)<<23 | mant<<13)
 	}
 }

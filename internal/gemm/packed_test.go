@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // checkPanels runs MulPanels with every epilogue on a (strided) and b
@@ -12,10 +13,15 @@ import (
 func checkPanels(t *testing.T, r *rand.Rand, m, n, k int) {
 	t.Helper()
 	lda, ldc := k+r.IntN(3), n+r.IntN(3)
-	a, w, bias := randMat(r, max(m*lda, 1)), randMat(r, n*k), randMat(r, n)
+	a, w, bias := randMat(r, max(m*lda, 1)), halfMat(r, n*k), randMat(r, n)
 	want := naive(compact(a, m, k, lda), w, m, n, k)
-	for _, rows := range []bool{true, false} {
-		p := Pack(w, n, k)
+	for v := range 4 {
+		p, rows := Pack(w, n, k), v%2 == 0
+		if v >= 2 {
+			if p = PackHalf(w, n, k); hasF16C != (p.Half != nil) {
+				t.Fatalf("PackHalf of fp16 values: Half set %v on a CPU with F16C %v", p.Half != nil, hasF16C)
+			}
+		}
 		if !rows {
 			p.rows = nil
 		}
@@ -50,6 +56,39 @@ func checkPanels(t *testing.T, r *rand.Rand, m, n, k int) {
 				}
 			}
 		}
+	}
+}
+
+// halfMat is a random matrix of values exact in fp16 (11-bit mantissas).
+func halfMat(r *rand.Rand, size int) []float32 {
+	x := make([]float32, size)
+	for i := range x {
+		x[i] = float32(r.IntN(4096)-2048) / 2048
+	}
+	return x
+}
+
+func TestHalf(t *testing.T) {
+	sub := float32(math.Ldexp(1, -24)) // smallest fp16 subnormal
+	for _, c := range []struct {
+		v  float32
+		ok bool
+	}{
+		{0, true}, {float32(math.Copysign(0, -1)), true}, {1, true}, {-2.5, true}, {65504, true}, {sub, true}, {3 * sub, true},
+		{float32(math.Ldexp(1023, -24)), true}, {float32(math.Ldexp(1, -14)), true},
+		{65520, false}, {1 + 1.0/4096, false}, {sub / 2, false}, {1e-30, false}, {float32(math.NaN()), false}, {float32(math.Inf(1)), false},
+	} {
+		h, ok := toHalf(c.v)
+		if ok != c.ok {
+			t.Errorf("toHalf(%g) exact = %v, want %v", c.v, ok, c.ok)
+			continue
+		}
+		if ok && math.Float32bits(fromHalf(h)) != math.Float32bits(c.v) {
+			t.Errorf("fromHalf(toHalf(%g)) = %g", c.v, fromHalf(h))
+		}
+	}
+	if p := PackHalf([]float32{1, 0.1}, 2, 1); p.Half != nil || p.Data == nil {
+		t.Error("PackHalf kept fp16 for a value (0.1) that is not one")
 	}
 }
 
@@ -117,6 +156,19 @@ func TestMulPanelsNoOverRead(t *testing.T) {
 			copy(data, p.Data)
 			p.Data = data
 			MulPanels(c, n, a, k, p, m, bias, AddBias)
+			if h := PackHalf(w, n, k); h.Half != nil {
+				half := unsafe.Slice((*uint16)(unsafe.Pointer(&guarded(t, (len(h.Half)+1)/2)[0])), len(h.Half)+len(h.Half)%2)
+				half = half[len(half)-len(h.Half):] // ends at the guard page
+				copy(half, h.Half)
+				h.Half = half
+				c2 := guarded(t, m*n)
+				MulPanels(c2, n, a, k, h, m, bias, AddBias)
+				for i := range c2 {
+					if c2[i] != c[i] {
+						t.Fatalf("m=%d n=%d k=%d: fp16 panels c[%d] = %v, fp32 panels %v", m, n, k, i, c2[i], c[i])
+					}
+				}
+			}
 			want := naive(a, w, m, n, k)
 			for i, v := range want {
 				if float64(c[i]) != v { // small integers and a zero bias: exact
@@ -153,15 +205,18 @@ func BenchmarkMulPanels(b *testing.B) {
 	for _, s := range [][3]int{{512, 384, 1152}, {512, 384, 1536}, {512, 1536, 384}, {13, 384, 1152}, {13, 1536, 384}} {
 		m, k, n := s[0], s[1], s[2]
 		r := rand.New(rand.NewPCG(7, 8))
-		a, w, c := randMat(r, m*k), randMat(r, n*k), make([]float32, m*n)
-		p := Pack(w, n, k)
-		for _, v := range []string{"packed", "matmult"} {
+		a, w, c := randMat(r, m*k), halfMat(r, n*k), make([]float32, m*n)
+		p, h := Pack(w, n, k), PackHalf(w, n, k)
+		for _, v := range []string{"packed", "half", "matmult"} {
 			b.Run(fmt.Sprintf("m=%d,k=%d,n=%d/%s", m, k, n, v), func(b *testing.B) {
 				t0 := cpuSeconds()
 				for b.Loop() {
-					if v == "packed" {
+					switch v {
+					case "packed":
 						MulPanels(c, n, a, k, p, m, nil, 0)
-					} else {
+					case "half":
+						MulPanels(c, n, a, k, h, m, nil, 0)
+					default:
 						MatMulT(c, a, w, m, n, k)
 					}
 				}
