@@ -16,7 +16,6 @@ type workspace struct {
 	qkv  []float32 // [rows×3·hidden]
 	ctx  []float32 // [rows×hidden] attention output before projection
 	ff   []float32 // [rows×inter]
-	qout []float32 // int8 products before their bias and residual
 	att  []attScratch
 	seqs []seqSpan
 }

@@ -36,10 +36,6 @@ func (m *Model) Int8() *Model {
 // with the layer's i-th product (qkv, out, ffn, prj): packed float32
 // weights, or their int8 form when the model is quantised.
 func (ws *workspace) linear(c, a []float32, l *layer, i int, bias []float32, residual bool, m int) {
-	if q := l.q.get(i); q != nil {
-		ws.qlinear(c, a, q, bias, residual, m)
-		return
-	}
 	flags := 0
 	if bias != nil {
 		flags |= gemm.AddBias
@@ -47,37 +43,11 @@ func (ws *workspace) linear(c, a []float32, l *layer, i int, bias []float32, res
 	if residual {
 		flags |= gemm.Accumulate
 	}
-	ws.matMulP(c, a, l.p.get(i), bias, flags, m)
-}
-
-// qlinear is linear for int8 weights, whose kernel has no epilogue: the
-// product goes to ws.part and bias and residual are added after.
-func (ws *workspace) qlinear(c, a []float32, q *gemm.QMatrix, bias []float32, residual bool, m int) {
-	n := q.N
-	if !residual && bias == nil {
-		gemm.QMatMulT(c, a, q, m)
+	if q := l.q.get(i); q != nil {
+		gemm.QMul(c, a, q, m, bias, flags)
 		return
 	}
-	if len(ws.qout) < m*n {
-		ws.qout = make([]float32, m*n)
-	}
-	y := ws.qout[:m*n]
-	gemm.QMatMulT(y, a, q, m)
-	parallel(m, n, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			cr, yr := c[r*n:(r+1)*n], y[r*n:(r+1)*n]
-			for j := range cr {
-				v := yr[j]
-				if bias != nil {
-					v += bias[j]
-				}
-				if residual {
-					v += cr[j]
-				}
-				cr[j] = v
-			}
-		}
-	})
+	ws.matMulP(c, a, l.p.get(i), bias, flags, m)
 }
 
 // get returns the i-th product's int8 weights (qkv, out, ffn, prj), or nil

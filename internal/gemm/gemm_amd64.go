@@ -11,10 +11,10 @@ var hasAVX2 = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //go:noescape
 func kern3x4(a0, a1, a2, b *float32, ldb int, c0, c1, c2 *float32, kc, nc, acc int, kmask, nmask *int32)
 
-// kernQ3x3, absMaxAVX2 and quantRowAVX2 are in int8_amd64.s.
+// kernQ6x16, absMaxAVX2 and quantRowAVX2 are in int8_amd64.s.
 //
 //go:noescape
-func kernQ3x3(a0, a1, a2, b *int16, ldb int, c0, c1, c2 *float32, k, nc int, sw *float32, sa *[3]float32)
+func kernQ6x16(a0, a1, a2, a3, a4, a5, b *int16, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int)
 
 //go:noescape
 func absMaxAVX2(x *float32, n int) float32
