@@ -15,14 +15,15 @@ type packedW struct {
 	qkv, out, ffn, prj *gemm.Panels
 }
 
-// pack packs every float32 layer's weights; the int8 model has none. It
-// runs once, on the first Embed, so commands that never embed (and the
-// model load) do not pay for it.
+// pack packs every float32 layer's weights that the load cache did not
+// hold already (see cache.go); the int8 model has none. It runs once, on
+// the first Embed (or when the cache is written), so commands that never
+// embed do not pay for it.
 func (m *Model) pack() {
 	m.packed.Do(func() {
 		spread(nLayers, runtime.GOMAXPROCS(0), func(_, i int) {
 			l := &m.layers[i]
-			if l.q != nil || l.qkvW == nil {
+			if l.q != nil || l.qkvW == nil || l.p != nil { // int8, or mapped from the load cache
 				return
 			}
 			l.p = &packedW{

@@ -44,20 +44,31 @@ func Pack(b []float32, n, k int) *Panels {
 // exactly an fp16 (weights stored as fp16, like MiniLM's), so that products
 // are unchanged and read half the bytes; otherwise it is Pack.
 func PackHalf(b []float32, n, k int) *Panels {
-	p := Pack(b, n, k)
-	if !hasF16C {
-		return p
+	if !hasF16C || n < 0 || k < 0 || len(b) < n*k {
+		return Pack(b, n, k)
 	}
-	half := make([]uint16, len(p.Data))
-	for i, v := range p.Data {
-		h, ok := toHalf(v)
-		if !ok {
-			return p
+	half := make([]uint16, PanelsLen(n, k))
+	for j := 0; j < n; j++ {
+		dst := half[j/PanelWidth*PanelWidth*k+j%PanelWidth:]
+		for x, v := range b[j*k : (j+1)*k] {
+			h, ok := toHalf(v)
+			if !ok {
+				return Pack(b, n, k)
+			}
+			dst[x*PanelWidth] = h
 		}
-		half[i] = h
 	}
-	p.Data, p.Half = nil, half
-	return p
+	return &Panels{N: n, K: k, Half: half, rows: b[:n*k]}
+}
+
+// HalfPanels wraps half, fp16 panels of an n×k matrix as PackHalf makes
+// them (from a cache, say), with b's rows for the portable path. It returns
+// nil when the lengths do not match or the CPU cannot widen fp16.
+func HalfPanels(half []uint16, b []float32, n, k int) *Panels {
+	if !hasF16C || n < 0 || k < 0 || len(half) != PanelsLen(n, k) || len(b) < n*k {
+		return nil
+	}
+	return &Panels{N: n, K: k, Half: half, rows: b[:n*k]}
 }
 
 // toHalf converts v to IEEE fp16 bits when that is exact.
