@@ -14,7 +14,7 @@ func kern3x4(a0, a1, a2, b *float32, ldb int, c0, c1, c2 *float32, kc, nc, acc i
 // kernQ6x16, absMaxAVX2 and quantRowAVX2 are in int8_amd64.s.
 //
 //go:noescape
-func kernQ6x16(a0, a1, a2, a3, a4, a5, b *int16, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int)
+func kernQ6x16(a0, a1, a2, a3, a4, a5 *int16, b *int8, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int)
 
 //go:noescape
 func absMaxAVX2(x *float32, n int) float32

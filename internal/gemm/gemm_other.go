@@ -8,7 +8,7 @@ func kern3x4(a0, a1, a2, b *float32, ldb int, c0, c1, c2 *float32, kc, nc, acc i
 	panic("gemm: no assembly kernel on this architecture")
 }
 
-func kernQ6x16(a0, a1, a2, a3, a4, a5, b *int16, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int) {
+func kernQ6x16(a0, a1, a2, a3, a4, a5 *int16, b *int8, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int) {
 	panic("gemm: no assembly kernel on this architecture")
 }
 

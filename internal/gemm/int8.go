@@ -8,14 +8,14 @@ import (
 
 // QMatrix is a weight matrix (n rows of k) quantised to int8 with one
 // symmetric scale per row: w[j][p] ≈ Scale[j]·W[j][p], W in [-127, 127].
-// The values are kept widened to int16 because the kernels multiply int16
-// pairs (VPMADDWD): that keeps the activations' quantisation free to use
+// The kernels multiply int16 pairs (VPMADDWD), widening the int8 panels
+// as they load them: that keeps the activations' quantisation free to use
 // more than 8 bits and never saturates, unlike the u8×s8 VPMADDUBSW
 // route, which overflows int16 on large products without VNNI.
 type QMatrix struct {
 	N, K  int
 	W     []int16   // [N×K], for the portable path
-	P     []int16   // the same in panels for kernQ6x16, see qPack
+	P     []int8    // the same in panels for kernQ6x16, see qPack
 	Scale []float32 // [N], zero padded to whole panels (the kernel reads 16 at a time)
 }
 
@@ -51,12 +51,12 @@ func Quantize(w []float32, n, k int) *QMatrix {
 // of depths (2t, 2t+1), the 16 columns' pairs in order, so that one
 // VPMADDWD multiplies 8 columns by a broadcast pair of activations.
 // Columns past n are zero.
-func qPack(w []int16, n, k int) []int16 {
-	p := make([]int16, (n+PanelWidth-1)/PanelWidth*PanelWidth*k)
+func qPack(w []int16, n, k int) []int8 {
+	p := make([]int8, (n+PanelWidth-1)/PanelWidth*PanelWidth*k)
 	for j := 0; j < n; j++ {
 		base := j/PanelWidth*PanelWidth*k + j%PanelWidth*2
 		for x, v := range w[j*k : (j+1)*k] {
-			p[base+x/2*2*PanelWidth+x%2] = v
+			p[base+x/2*2*PanelWidth+x%2] = int8(v) // |v| ≤ 127
 		}
 	}
 	return p

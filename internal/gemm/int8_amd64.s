@@ -58,11 +58,13 @@ qloop:
 	VZEROUPPER
 	RET
 
-// func kernQ6x16(a0, a1, a2, a3, a4, a5, b *int16, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int)
+// func kernQ6x16(a0, a1, a2, a3, a4, a5 *int16, b *int8, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int)
 //
 // The int8 model's kernel: kern6x16's broadcast scheme over panels of
-// int16-widened int8 weights (QMatrix.P: per pair of depths, 16 columns ×
-// 2). VPBROADCASTD spreads a pair of a row's int16 activations, VPMADDWD
+// int8 weights (QMatrix.P: per pair of depths, 16 columns × 2), widened to
+// int16 by VPMOVSXBW as they are loaded (a query streams 10.5 MB of
+// weights instead of 21). VBROADCASTSS spreads a pair of a row's int16
+// activations (32 bits: the float broadcast is a pure load), VPMADDWD
 // multiplies it with 8 columns' pairs and adds each pair (exact), VPADDD
 // accumulates in int32: twelve accumulators for a 6×16 tile, no horizontal
 // sums. k is a multiple of 4. The epilogue is the portable path's, in its
@@ -70,8 +72,8 @@ qloop:
 // MulPanels: bit 0 accumulate, bit 1 bias); sw and bias are read 16 at a
 // time per panel, sa holds the six rows' scales.
 #define QSTEP(boff, aoff) \
-	VMOVDQU      boff(BX), Y12        \
-	VMOVDQU      boff+32(BX), Y13     \
+	VPMOVSXBW    boff(BX), Y12        \
+	VPMOVSXBW    boff+16(BX), Y13     \
 	VBROADCASTSS aoff(R8)(AX*1), Y14  \
 	VPMADDWD     Y12, Y14, Y15        \
 	VPADDD       Y15, Y0, Y0          \
@@ -144,8 +146,8 @@ qpanel:
 
 qloop:
 	QSTEP(0, 0)
-	QSTEP(64, 4)
-	ADDQ $128, BX
+	QSTEP(32, 4)
+	ADDQ $64, BX
 	ADDQ $8, AX
 	JNE  qloop
 
@@ -250,9 +252,7 @@ qstore:
 	VMOVUPS Y10, (AX)(DX*1)
 	VMOVUPS Y11, 32(AX)(DX*1)
 
-	MOVQ bstride+56(FP), AX
-	SHLQ $1, AX
-	ADDQ AX, SI
+	ADDQ bstride+56(FP), SI
 	ADDQ $64, DI
 	ADDQ $64, R15
 	DECQ R14
