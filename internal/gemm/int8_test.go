@@ -3,7 +3,6 @@ package gemm
 import (
 	"math"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 )
 
@@ -83,14 +82,6 @@ func BenchmarkQMatMulT(b *testing.B) {
 		b.ReportMetric(2*m*n*k*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		b.ReportMetric(2*m*n*k*float64(b.N)/(cpuSeconds()-t0)/1e9, "GFLOP/cpu-s")
 	})
-}
-
-// cpuSeconds is the process's user+system CPU time: on a shared, loaded
-// machine it measures the work done rather than the share of the CPU got.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // TestQMul: the epilogue (bias, then the old c) gives the same bits on
