@@ -189,8 +189,10 @@ func BenchmarkCLIRecallHybridCold(b *testing.B) {
 }
 
 // BenchmarkCLIImportTurns: `mneme import` of 10,000 conversation turns of
-// ~45 words with the built-in model (issue 30's budget: ≤ 60 s on two
-// cores), so the import runs at the model's rate.
+// 45 words with the built-in model (issue 30's budget: ≤ 60 s on two
+// cores), so the import runs at the model's rate. The turns are real
+// English from LoCoMo dev (benchdata.Turns; MNEME_LOCOMO names the file),
+// ~60 tokens each.
 func BenchmarkCLIImportTurns(b *testing.B) {
 	const n = 10_000
 	benchdata.MiniLM(b) // the model must be installed
@@ -202,9 +204,9 @@ func BenchmarkCLIImportTurns(b *testing.B) {
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
 	c := benchdata.New(2, 30_000)
-	for i := range n {
+	for i, text := range benchdata.Turns(b, benchdata.LoCoMoPath(2), n, 45) {
 		r := c.Record(i)
-		r.Text = c.Text(45)
+		r.Text = text
 		enc.Encode(r)
 	}
 	w.Flush()

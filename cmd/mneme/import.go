@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -35,6 +36,7 @@ func runImport(a *app, args []string) error {
 	if *project != "" {
 		return mneme.Invalid("--project goes with --from: an export's records name their projects")
 	}
+	start := time.Now()
 	data, err := a.readLines(pos[0])
 	if err != nil {
 		return err
@@ -64,7 +66,10 @@ func runImport(a *app, args []string) error {
 	total.ID = ""
 	a.notePending(total)
 	if a.json {
-		return a.printJSON(total)
+		return a.printJSON(struct {
+			mneme.WriteResult
+			rated
+		}{total, rateSince(len(batch), start)})
 	}
 	fmt.Fprintf(a.stdout, "imported %s: %d inserted, %d updated, %d unchanged or duplicate\n",
 		mneme.Plural(len(batch), "record", "records"), total.Inserted, total.Updated, total.SkippedDuplicates)

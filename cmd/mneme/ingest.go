@@ -26,6 +26,7 @@ func init() {
 type ingestOutput struct {
 	mneme.IngestResult
 	SkippedFiles []walk.Skip `json:"skipped_files"`
+	rated                    // records: chunks written or found unchanged
 }
 
 func runIngest(a *app, args []string) error {
@@ -82,6 +83,7 @@ func runIngest(a *app, args []string) error {
 		return err
 	}
 	defer eng.Close()
+	start := time.Now()
 	res, err := jobs.Ingest(a.ctx, eng, sources, o)
 	if err != nil {
 		return err
@@ -96,7 +98,8 @@ func runIngest(a *app, args []string) error {
 	}
 	a.notePending(res.WriteResult)
 	if a.json {
-		return a.printJSON(ingestOutput{IngestResult: res, SkippedFiles: skipped})
+		return a.printJSON(ingestOutput{IngestResult: res, SkippedFiles: skipped,
+			rated: rateSince(res.Inserted+res.Updated+res.SkippedDuplicates, start)})
 	}
 	a.noteAll(walk.IgnoreNotes("", skipped))
 	fmt.Fprintf(a.stdout, "%s: %d unchanged, %s inserted, %d updated, %d deleted, %d duplicate; %s skipped",

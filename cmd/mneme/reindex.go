@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
@@ -31,6 +32,7 @@ func runReindex(a *app, args []string) error {
 	if eng.Embedder() == nil {
 		return mneme.Invalid("no embedder is configured: choose one with --embedder, $MNEME_EMBEDDER or config.json")
 	}
+	start := time.Now()
 	res, err := jobs.Reindex(a.ctx, eng, mneme.ReindexOptions{KeepOld: *keepOld})
 	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil && res.Embedded > 0 {
 		fmt.Fprintln(a.stderr) // ends the progress counter
@@ -39,7 +41,10 @@ func runReindex(a *app, args []string) error {
 		return err
 	}
 	if a.json {
-		return a.printJSON(res)
+		return a.printJSON(struct {
+			mneme.ReindexResult
+			rated
+		}{res, rateSince(res.Embedded, start)})
 	}
 	fmt.Fprintln(a.stdout, reindexText(res))
 	return nil

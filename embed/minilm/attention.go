@@ -39,74 +39,91 @@ func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
 	})
 }
 
-// attScratch holds a task's operands packed contiguously for gemm, head
-// after head.
+// vᵀ is packed as exactly two panels of 16 dimensions: headDim must be 32.
+var (
+	_ [headDim - 2*gemm.PanelWidth]struct{}
+	_ [2*gemm.PanelWidth - headDim]struct{}
+)
+
+// attScratch holds a task's operands, head after head: q contiguous, k
+// and v already in gemm's panel layout, so both products run on the
+// packed kernel without another copy.
 type attScratch struct {
-	q, k, vt, s, o []float32
-	inv            []float32 // 1/Σ of each softmax row, head after head
+	q, k, v, s []float32
+	inv        []float32 // 1/Σ of each softmax row
+	kp, vp     gemm.Panels
 }
 
-// heads attends heads [h0, h0+g) of the sequence at rows [start, start+n).
+// heads attends heads [h0, h0+g) of the sequence at rows [start, start+n)
+// and writes their outputs to ctx.
 //
-// Key rows are padded with zeros to np, a multiple of 8, so that both
-// products have a depth (32, np) and a width (np, 32) gemm takes in place:
-// otherwise it copies vᵀ into a padded buffer on every call. The padded
-// score columns are exactly 0 and softmax skips them, so they add exact
-// zeros to p·v. The q/k/v biases are added while packing, which saves a
-// pass over the whole qkv matrix.
+// Keys are padded with zeros to np, a multiple of 16 (the panel width):
+// the padded score columns are exactly 0 and softmax zeroes those it sees,
+// and the padded rows of v are zero, so they add exact zeros to p·v. The
+// q/k/v biases are added while packing, which saves a pass over the whole
+// qkv matrix.
 func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
-	np := (n + 7) &^ 7
-	if cap(sc.q) < g*np*headDim || cap(sc.s) < n*np {
+	np := (n + gemm.PanelWidth - 1) &^ (gemm.PanelWidth - 1)
+	if cap(sc.k) < g*np*headDim || cap(sc.s) < n*np {
 		sc.q = make([]float32, g*np*headDim)
 		sc.k = make([]float32, g*np*headDim)
-		sc.vt = make([]float32, g*np*headDim)
-		sc.o = make([]float32, g*np*headDim)
+		sc.v = make([]float32, g*np*headDim)
 		sc.s = make([]float32, np*np)
-		sc.inv = make([]float32, g*np)
+		sc.inv = make([]float32, np)
 	}
+	const pw = gemm.PanelWidth
 	hd := g * headDim // floats of q (or k, v) per row in this group
-	q, k, vt, s, o, inv := sc.q[:g*np*headDim], sc.k[:g*np*headDim], sc.vt[:g*np*headDim], sc.s[:n*np], sc.o[:g*n*headDim], sc.inv[:g*n]
+	q, k, v, s, inv := sc.q[:g*n*headDim], sc.k[:g*np*headDim], sc.v[:g*np*headDim], sc.s[:n*np], sc.inv[:n]
 	off := h0 * headDim
 	bq, bk, bv := bias[off:off+hd], bias[hidden+off:hidden+off+hd], bias[2*hidden+off:2*hidden+off+hd]
 	for i := 0; i < n; i++ {
 		row := qkv[(start+i)*3*hidden : (start+i+1)*3*hidden]
 		rq, rk, rv := row[off:off+hd], row[hidden+off:hidden+off+hd], row[2*hidden+off:2*hidden+off+hd]
+		kr := k[(i/pw)*pw*headDim+i%pw:] // key i is column i%pw of panel i/pw
 		for h := 0; h < g; h++ {
-			qi := q[(h*np+i)*headDim : (h*np+i+1)*headDim]
-			ki := k[(h*np+i)*headDim : (h*np+i+1)*headDim]
+			o := h * headDim
+			qi := q[(h*n+i)*headDim : (h*n+i+1)*headDim]
 			for d := range qi {
-				qi[d] = rq[h*headDim+d] + bq[h*headDim+d]
-				ki[d] = rk[h*headDim+d] + bk[h*headDim+d]
+				qi[d] = rq[o+d] + bq[o+d]
 			}
-			vh := vt[h*np*headDim:]
+			kh := kr[h*np*headDim:]
 			for d := 0; d < headDim; d++ {
-				vh[d*np+i] = rv[h*headDim+d] + bv[h*headDim+d] // vᵀ, so that p·v is again a MatMulT
+				kh[d*pw] = rk[o+d] + bk[o+d]
+			}
+			// Row i of v is row i of vᵀ's two panels (dimensions 0-15, 16-31).
+			v0 := v[h*np*headDim+i*pw : h*np*headDim+(i+1)*pw]
+			v1 := v[h*np*headDim+(np+i)*pw : h*np*headDim+(np+i+1)*pw]
+			for d := range v0 {
+				v0[d] = rv[o+d] + bv[o+d]
+				v1[d] = rv[o+pw+d] + bv[o+pw+d]
 			}
 		}
 	}
 	if np > n {
 		for h := 0; h < g; h++ {
-			clear(k[(h*np+n)*headDim : (h+1)*np*headDim])
-			vh := vt[h*np*headDim : (h+1)*np*headDim]
+			last := k[h*np*headDim+(np-pw)*headDim : h*np*headDim+np*headDim] // the ragged panel
 			for d := 0; d < headDim; d++ {
-				clear(vh[d*np+n : (d+1)*np])
+				clear(last[d*pw+n%pw : (d+1)*pw])
+			}
+			vh := v[h*np*headDim : (h+1)*np*headDim]
+			for p := 0; p < headDim/pw; p++ {
+				clear(vh[p*np*pw+n*pw : (p+1)*np*pw])
 			}
 		}
 	}
 	for h := 0; h < g; h++ {
-		hq, hk := q[h*np*headDim:(h+1)*np*headDim], k[h*np*headDim:(h+1)*np*headDim]
-		gemm.MatMulT(s, hq, hk, n, np, headDim)
+		sc.kp = gemm.Panels{N: np, K: headDim, Data: k[h*np*headDim : (h+1)*np*headDim]}
+		sc.vp = gemm.Panels{N: headDim, K: np, Data: v[h*np*headDim : (h+1)*np*headDim]}
+		gemm.MulPanels(s, np, q[h*n*headDim:], headDim, &sc.kp, n, nil, 0)
 		for i := 0; i < n; i++ {
-			inv[h*n+i] = 1 / softmaxExp(s[i*np:(i+1)*np], n)
+			inv[i] = 1 / softmaxExp(s[i*np:(i+1)*np], n)
 		}
-		gemm.MatMulT(o[h*n*headDim:], s, vt[h*np*headDim:], n, headDim, np)
-	}
-	for i := 0; i < n; i++ {
-		dst := ctx[(start+i)*hidden+off : (start+i)*hidden+off+hd]
-		for h := 0; h < g; h++ {
-			src, d, f := o[(h*n+i)*headDim:(h*n+i+1)*headDim], dst[h*headDim:(h+1)*headDim], inv[h*n+i]
-			for j, v := range src {
-				d[j] = v * f
+		out := ctx[start*hidden+off+h*headDim:]
+		gemm.MulPanels(out, hidden, s, np, &sc.vp, n, nil, 0)
+		for i := 0; i < n; i++ {
+			o := out[i*hidden : i*hidden+headDim]
+			for j := range o {
+				o[j] *= inv[i]
 			}
 		}
 	}
@@ -117,8 +134,8 @@ func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
 var softmaxMask = [16]int32{-1, -1, -1, -1, -1, -1, -1, -1}
 
 // softmaxExp sets row[j] = exp((row[j]-max)/√headDim) for j < n and 0 for
-// the padding n ≤ j < len(row) (len(row) = n rounded up to a multiple of 8)
-// and returns the sum: softmax before its division, which the caller does
+// the padding n ≤ j < ⌈n/8⌉·8 (attention's rows are longer, and exactly 0
+// past that, from the zero keys) and returns the sum: softmax before its division, which the caller does
 // on the narrower output of p·v. The vector path computes in float32
 // (relative error ~1e-7), the portable one in float64.
 func softmaxExp(row []float32, n int) float32 {

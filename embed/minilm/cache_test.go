@@ -39,8 +39,14 @@ func TestLoadCache(t *testing.T) {
 			t.Fatalf("%s: tokenizer differs", label)
 		}
 	}
-	if _, err := loadCache(dir); err != nil {
+	cached, err := loadCache(dir)
+	if err != nil {
 		t.Fatalf("cache not usable: %v", err)
+	}
+	// The packed weights come mapped from the cache: the first Embed has
+	// nothing to pack (on a CPU that widens fp16; else it packs its own).
+	if want := slow.layers[0].p.qkv.Half != nil; (cached.layers[nLayers-1].p != nil) != want {
+		t.Fatalf("panels mapped from the cache: %v, want %v", cached.layers[nLayers-1].p != nil, want)
 	}
 	check("from the cache")
 

@@ -15,9 +15,7 @@ type workspace struct {
 	x    []float32 // [rows×hidden] hidden states
 	qkv  []float32 // [rows×3·hidden]
 	ctx  []float32 // [rows×hidden] attention output before projection
-	tmp  []float32 // [rows×hidden]
 	ff   []float32 // [rows×inter]
-	part []float32 // column blocks of small products, see matMulT
 	att  []attScratch
 	seqs []seqSpan
 }
@@ -32,13 +30,13 @@ func (w *workspace) grow(rows int) {
 	w.x = make([]float32, rows*hidden)
 	w.qkv = make([]float32, rows*3*hidden)
 	w.ctx = make([]float32, rows*hidden)
-	w.tmp = make([]float32, rows*hidden)
 	w.ff = make([]float32, rows*inter)
 }
 
 // forward runs the encoder over the sequences packed as consecutive rows
 // and writes each sequence's pooled, normalised embedding to out.
 func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
+	m.pack()
 	w.seqs = w.seqs[:0]
 	rows := 0
 	for _, ids := range seqs {
@@ -46,7 +44,7 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 		rows += len(ids)
 	}
 	w.grow(rows)
-	x, qkv, ctx, tmp, ff := w.x[:rows*hidden], w.qkv[:rows*3*hidden], w.ctx[:rows*hidden], w.tmp[:rows*hidden], w.ff[:rows*inter]
+	x, qkv, ctx, ff := w.x[:rows*hidden], w.qkv[:rows*3*hidden], w.ctx[:rows*hidden], w.ff[:rows*inter]
 
 	typ0 := m.typEmb[:hidden]
 	r := 0
@@ -69,18 +67,18 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 
 	for i := range m.layers {
 		l := &m.layers[i]
-		w.linear(qkv, x, l.qkvW, l.q.get(0), rows, 3*hidden, hidden)
+		w.linear(qkv, x, l, 0, nil, false, rows) // q/k/v biases: added by attention
 		m.attention(w, qkv, l.qkvB, ctx)
-		w.linear(tmp, ctx, l.outW, l.q.get(1), rows, hidden, hidden)
-		addNorm(x, tmp, l.outB, l.ln1G, l.ln1B, rows)
-		w.linear(ff, x, l.ffnW, l.q.get(2), rows, inter, hidden)
+		w.linear(x, ctx, l, 1, l.outB, true, rows) // x += ctx·Woᵀ + b
+		layerNorms(x, l.ln1G, l.ln1B, rows)
+		w.linear(ff, x, l, 2, nil, false, rows)
 		parallel(rows, 8*inter, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				biasGELUFast(ff[r*inter:(r+1)*inter], l.ffnB)
 			}
 		})
-		w.linear(tmp, ff, l.prjW, l.q.get(3), rows, hidden, inter)
-		addNorm(x, tmp, l.prjB, l.ln2G, l.ln2B, rows)
+		w.linear(x, ff, l, 3, l.prjB, true, rows) // x += gelu·Wpᵀ + b
+		layerNorms(x, l.ln2G, l.ln2B, rows)
 	}
 
 	for s, sp := range w.seqs {
@@ -94,39 +92,29 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 // and sharing that stream still pays (~8% on a 14-token query).
 const (
 	splitRows   = 32
-	splitBlocks = 8 // divides hidden, 3·hidden and inter
+	splitBlocks = 8 // divides hidden, 3·hidden and inter into multiples of 16
 )
 
-// matMulT computes c = a·wᵀ for activations a (m×k) and weights w (n×k).
-func (ws *workspace) matMulT(c, a, w []float32, m, n, k int) {
+// matMulP computes c = a·wᵀ (+ bias, + c: flags) for activations a (m×k)
+// and packed weights w.
+func (ws *workspace) matMulP(c, a []float32, w *gemm.Panels, bias []float32, flags, m int) {
 	workers := runtime.GOMAXPROCS(0)
 	if m >= splitRows || workers == 1 {
-		gemm.MatMulT(c, a, w, m, n, k)
+		gemm.MulPanels(c, w.N, a, w.K, w, m, bias, flags)
 		return
 	}
-	if len(ws.part) < splitRows*inter {
-		ws.part = make([]float32, splitRows*inter)
-	}
-	nb := n / splitBlocks
+	nb := w.N / splitBlocks
 	spread(splitBlocks, workers, func(_, b int) {
-		part := ws.part[b*m*nb : (b+1)*m*nb]
-		gemm.MatMulT(part, a, w[b*nb*k:(b+1)*nb*k], m, nb, k)
-		for i := 0; i < m; i++ {
-			copy(c[i*n+b*nb:i*n+(b+1)*nb], part[i*nb:(i+1)*nb])
-		}
+		gemm.MulPanelsCols(c, w.N, a, w.K, w, m, bias, flags, b*nb, (b+1)*nb)
 	})
 }
 
-// addNorm sets each row of x to LayerNorm((y + bias) + x), the residual
-// block ending every BERT sub-layer.
-func addNorm(x, y, bias, g, b []float32, rows int) {
+// layerNorms normalises each row of x: with the residual added by the
+// product before it, the end of every BERT sub-layer.
+func layerNorms(x, g, b []float32, rows int) {
 	parallel(rows, 4*hidden, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
-			xr, yr := x[r*hidden:(r+1)*hidden], y[r*hidden:(r+1)*hidden]
-			for j := range xr {
-				xr[j] = (yr[j] + bias[j]) + xr[j]
-			}
-			layerNorm(xr, g, b)
+			layerNorm(x[r*hidden:(r+1)*hidden], g, b)
 		}
 	})
 }

@@ -27,19 +27,27 @@ func (m *Model) Int8() *Model {
 			ffn: gemm.Quantize(l.ffnW, inter, hidden),
 			prj: gemm.Quantize(l.prjW, hidden, inter),
 		}
-		l.qkvW, l.outW, l.ffnW, l.prjW = nil, nil, nil, nil // not used: let them go with m
+		l.qkvW, l.outW, l.ffnW, l.prjW, l.p = nil, nil, nil, nil, nil // not used: let them go with m
 	}
 	return q
 }
 
-// linear computes c = a·wᵀ with the layer's float32 weights w, or with
-// their int8 form q when the model is quantised.
-func (ws *workspace) linear(c, a, w []float32, q *gemm.QMatrix, m, n, k int) {
-	if q != nil {
-		gemm.QMatMulT(c, a, q, m)
+// linear computes c = a·wᵀ + bias, or with residual c += a·wᵀ + bias,
+// with the layer's i-th product (qkv, out, ffn, prj): packed float32
+// weights, or their int8 form when the model is quantised.
+func (ws *workspace) linear(c, a []float32, l *layer, i int, bias []float32, residual bool, m int) {
+	flags := 0
+	if bias != nil {
+		flags |= gemm.AddBias
+	}
+	if residual {
+		flags |= gemm.Accumulate
+	}
+	if q := l.q.get(i); q != nil {
+		gemm.QMul(c, a, q, m, bias, flags)
 		return
 	}
-	ws.matMulT(c, a, w, m, n, k)
+	ws.matMulP(c, a, l.p.get(i), bias, flags, m)
 }
 
 // get returns the i-th product's int8 weights (qkv, out, ffn, prj), or nil

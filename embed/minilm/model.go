@@ -47,6 +47,7 @@ type Model struct {
 	lnB     []float32
 	layers  [nLayers]layer
 	work    sync.Pool // *workspace
+	packed  sync.Once // packs the linear weights (fp32 models) on first use
 	parent  *Model    // the fp32 model an int8 one shares memory with (maybe the load cache's mapping, released with it)
 }
 
@@ -64,6 +65,7 @@ type layer struct {
 	ln2G []float32
 	ln2B []float32
 	q    *quantised // int8 weights (Model.Int8), else nil
+	p    *packedW   // fp32 weights packed for the kernel (see pack), else nil
 }
 
 // Load reads model.fp16.safetensors, tokenizer.json and config.json from dir

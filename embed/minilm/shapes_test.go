@@ -3,19 +3,9 @@ package minilm
 import (
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// cpuSeconds is the process's user+system CPU time. On a shared, loaded
-// machine the wall clock measures the share of the CPU the benchmark got;
-// CPU time (with -cpu 1) measures the work.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
 
 // longTexts joins consecutive reference sentences until each text has at
 // least 220 tokens (the tokenizer truncates at 256): the documents and

@@ -1,11 +1,15 @@
-// Package gemm provides the dense float32 matrix multiply used by the
-// transformer forward pass: c = a·bᵀ with an AVX2/FMA kernel on amd64 and a
-// portable blocked Go fallback elsewhere.
+// Package gemm provides the dense matrix products of the transformer
+// forward pass, each with an AVX2 kernel on amd64 and a portable Go
+// fallback giving the same products elsewhere: MatMulT (c = a·bᵀ, both
+// operands read in place), MulPanels (b packed once into panels, fp32 or
+// fp16, with a bias and residual epilogue: the model's weights) and QMul
+// (int8 weights, dynamically quantised activations).
 //
-// Callers need no alignment or padding. MatMulT is safe for concurrent use
-// on distinct outputs; a single call uses up to GOMAXPROCS goroutines once
-// the product is large (≥ 16 MFLOP on the AVX2 path). When k is not a
-// multiple of 8 the AVX2 path copies b into a padded scratch buffer first.
+// Callers need no alignment or padding. The products are safe for
+// concurrent use on distinct outputs; a single call uses up to GOMAXPROCS
+// goroutines once the product is large (≥ 16 MFLOP on the AVX2 path). When
+// k is not a multiple of 8, MatMulT's AVX2 path copies b into a padded
+// scratch buffer first.
 package gemm
 
 import (

@@ -1,128 +1,5 @@
 #include "textflag.h"
 
-// func kernQ3x3(a0, a1, a2, b *int16, ldb int, c0, c1, c2 *float32, k, nc int, sw *float32, sa *[3]float32)
-//
-// The quantised counterpart of kern3x4: rows a0..a2 of int16 activations
-// against tiles of three int16 weight rows (stride ldb), k a multiple of
-// 16 and nc of 3. VPMADDWD multiplies 16 pairs and adds neighbours into 8
-// int32 lanes, VPADDD accumulates (exact: no rounding, no saturation).
-// Each tile's 9 sums are reduced, converted to float and scaled:
-// c[i][j] = float32(sum)·sw[j]·sa[i], the order of the portable path.
-// A 3×3 tile (not 3×4) leaves registers for b and the products, so that
-// each step loads 6 vectors for 9 multiplies: with 4 columns, b had to be
-// read from memory by every multiply and the loads were the bottleneck.
-// sw is read 4 floats at a time (the caller pads it).
-TEXT ·kernQ3x3(SB), NOSPLIT, $0-96
-	MOVQ k+64(FP), CX
-	SHLQ $1, CX           // bytes per row
-	MOVQ a0+0(FP), SI
-	ADDQ CX, SI
-	MOVQ a1+8(FP), R8
-	ADDQ CX, R8
-	MOVQ a2+16(FP), R9
-	ADDQ CX, R9
-	MOVQ ldb+32(FP), BX
-	SHLQ $1, BX
-	MOVQ b+24(FP), DI
-	ADDQ CX, DI
-	LEAQ (DI)(BX*1), R10
-	LEAQ (R10)(BX*1), R11
-	LEAQ (BX)(BX*2), BX   // bytes from one tile of b to the next
-	MOVQ c0+40(FP), R13
-	MOVQ c1+48(FP), R14
-	MOVQ c2+56(FP), R15
-	MOVQ nc+72(FP), DX
-
-tile:
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	VPXOR Y8, Y8, Y8
-	MOVQ CX, AX
-	NEGQ AX
-
-loop:
-	VMOVDQU (SI)(AX*1), Y9
-	VMOVDQU (R8)(AX*1), Y10
-	VMOVDQU (R9)(AX*1), Y11
-	VMOVDQU (DI)(AX*1), Y12
-	VPMADDWD Y12, Y9, Y13
-	VPADDD   Y13, Y0, Y0
-	VPMADDWD Y12, Y10, Y14
-	VPADDD   Y14, Y3, Y3
-	VPMADDWD Y12, Y11, Y13
-	VPADDD   Y13, Y6, Y6
-	VMOVDQU (R10)(AX*1), Y12
-	VPMADDWD Y12, Y9, Y13
-	VPADDD   Y13, Y1, Y1
-	VPMADDWD Y12, Y10, Y14
-	VPADDD   Y14, Y4, Y4
-	VPMADDWD Y12, Y11, Y13
-	VPADDD   Y13, Y7, Y7
-	VMOVDQU (R11)(AX*1), Y12
-	VPMADDWD Y12, Y9, Y13
-	VPADDD   Y13, Y2, Y2
-	VPMADDWD Y12, Y10, Y14
-	VPADDD   Y14, Y5, Y5
-	VPMADDWD Y12, Y11, Y13
-	VPADDD   Y13, Y8, Y8
-	ADDQ $32, AX
-	JNE  loop
-
-	VPHADDD Y1, Y0, Y0
-	VPHADDD Y2, Y2, Y2
-	VPHADDD Y2, Y0, Y0
-	VEXTRACTI128 $1, Y0, X15
-	VPADDD X15, X0, X0
-	VCVTDQ2PS X0, X0
-	VPHADDD Y4, Y3, Y3
-	VPHADDD Y5, Y5, Y5
-	VPHADDD Y5, Y3, Y3
-	VEXTRACTI128 $1, Y3, X15
-	VPADDD X15, X3, X3
-	VCVTDQ2PS X3, X3
-	VPHADDD Y7, Y6, Y6
-	VPHADDD Y8, Y8, Y8
-	VPHADDD Y8, Y6, Y6
-	VEXTRACTI128 $1, Y6, X15
-	VPADDD X15, X6, X6
-	VCVTDQ2PS X6, X6
-	MOVQ    sw+80(FP), AX
-	VMOVUPS (AX), X12
-	VMULPS  X12, X0, X0
-	VMULPS  X12, X3, X3
-	VMULPS  X12, X6, X6
-	ADDQ    $12, AX
-	MOVQ    AX, sw+80(FP)
-	MOVQ    sa+88(FP), AX
-	VBROADCASTSS (AX), X13
-	VMULPS  X13, X0, X0
-	VBROADCASTSS 4(AX), X13
-	VMULPS  X13, X3, X3
-	VBROADCASTSS 8(AX), X13
-	VMULPS  X13, X6, X6
-	VMOVSD  X0, (R13)
-	VEXTRACTPS $2, X0, 8(R13)
-	VMOVSD  X3, (R14)
-	VEXTRACTPS $2, X3, 8(R14)
-	VMOVSD  X6, (R15)
-	VEXTRACTPS $2, X6, 8(R15)
-	ADDQ    $12, R13
-	ADDQ    $12, R14
-	ADDQ    $12, R15
-	ADDQ    BX, DI
-	ADDQ    BX, R10
-	ADDQ    BX, R11
-	SUBQ    $3, DX
-	JGT     tile
-	VZEROUPPER
-	RET
-
 // func absMaxAVX2(x *float32, n int) float32
 //
 // max |x[i]| for n a multiple of 16.
@@ -178,5 +55,207 @@ qloop:
 	VMOVDQU   Y0, (DI)(CX*2)
 	ADDQ      $16, CX
 	JNE       qloop
+	VZEROUPPER
+	RET
+
+// func kernQ6x16(a0, a1, a2, a3, a4, a5 *int16, b *int8, bstride int, c *float32, ldc, k, np int, sw *float32, sa *[6]float32, bias *float32, flags int)
+//
+// The int8 model's kernel: kern6x16's broadcast scheme over panels of
+// int8 weights (QMatrix.P: per pair of depths, 16 columns × 2), widened to
+// int16 by VPMOVSXBW as they are loaded (a query streams 10.5 MB of
+// weights instead of 21). VBROADCASTSS spreads a pair of a row's int16
+// activations (32 bits: the float broadcast is a pure load), VPMADDWD
+// multiplies it with 8 columns' pairs and adds each pair (exact), VPADDD
+// accumulates in int32: twelve accumulators for a 6×16 tile, no horizontal
+// sums. k is a multiple of 4. The epilogue is the portable path's, in its
+// order: c = ((float32(sum)·sw[j])·sa[i] + bias[j]) + c (flags as
+// MulPanels: bit 0 accumulate, bit 1 bias); sw and bias are read 16 at a
+// time per panel, sa holds the six rows' scales.
+#define QSTEP(boff, aoff) \
+	VPMOVSXBW    boff(BX), Y12        \
+	VPMOVSXBW    boff+16(BX), Y13     \
+	VBROADCASTSS aoff(R8)(AX*1), Y14  \
+	VPMADDWD     Y12, Y14, Y15        \
+	VPADDD       Y15, Y0, Y0          \
+	VPMADDWD     Y13, Y14, Y15        \
+	VPADDD       Y15, Y1, Y1 \
+	VBROADCASTSS aoff(R9)(AX*1), Y14  \
+	VPMADDWD     Y12, Y14, Y15        \
+	VPADDD       Y15, Y2, Y2          \
+	VPMADDWD     Y13, Y14, Y15        \
+	VPADDD       Y15, Y3, Y3 \
+	VBROADCASTSS aoff(R10)(AX*1), Y14  \
+	VPMADDWD     Y12, Y14, Y15        \
+	VPADDD       Y15, Y4, Y4          \
+	VPMADDWD     Y13, Y14, Y15        \
+	VPADDD       Y15, Y5, Y5 \
+	VBROADCASTSS aoff(R11)(AX*1), Y14  \
+	VPMADDWD     Y12, Y14, Y15        \
+	VPADDD       Y15, Y6, Y6          \
+	VPMADDWD     Y13, Y14, Y15        \
+	VPADDD       Y15, Y7, Y7 \
+	VBROADCASTSS aoff(R12)(AX*1), Y14  \
+	VPMADDWD     Y12, Y14, Y15        \
+	VPADDD       Y15, Y8, Y8          \
+	VPMADDWD     Y13, Y14, Y15        \
+	VPADDD       Y15, Y9, Y9 \
+	VBROADCASTSS aoff(R13)(AX*1), Y14  \
+	VPMADDWD     Y12, Y14, Y15        \
+	VPADDD       Y15, Y10, Y10          \
+	VPMADDWD     Y13, Y14, Y15        \
+	VPADDD       Y15, Y11, Y11
+
+TEXT ·kernQ6x16(SB), NOSPLIT, $0-128
+	MOVQ k+80(FP), CX
+	SHLQ $1, CX          // CX = bytes of a row of a
+	MOVQ a0+0(FP), R8
+	ADDQ CX, R8
+	MOVQ a1+8(FP), R9
+	ADDQ CX, R9
+	MOVQ a2+16(FP), R10
+	ADDQ CX, R10
+	MOVQ a3+24(FP), R11
+	ADDQ CX, R11
+	MOVQ a4+32(FP), R12
+	ADDQ CX, R12
+	MOVQ a5+40(FP), R13
+	ADDQ CX, R13
+	MOVQ b+48(FP), SI
+	MOVQ c+64(FP), DI
+	MOVQ ldc+72(FP), DX
+	SHLQ $2, DX
+	MOVQ np+88(FP), R14
+	MOVQ sw+96(FP), R15
+
+qpanel:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	MOVQ SI, BX
+	MOVQ CX, AX
+	NEGQ AX
+
+qloop:
+	QSTEP(0, 0)
+	QSTEP(32, 4)
+	ADDQ $64, BX
+	ADDQ $8, AX
+	JNE  qloop
+
+	// Scale: Y12, Y13 = this panel's 16 weight scales; AX = sa.
+	VMOVUPS (R15), Y12
+	VMOVUPS 32(R15), Y13
+	MOVQ    sa+104(FP), AX
+	VCVTDQ2PS    Y0, Y0
+	VCVTDQ2PS    Y1, Y1
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y13, Y1, Y1
+	VBROADCASTSS 0(AX), Y14
+	VMULPS       Y14, Y0, Y0
+	VMULPS       Y14, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VCVTDQ2PS    Y3, Y3
+	VMULPS       Y12, Y2, Y2
+	VMULPS       Y13, Y3, Y3
+	VBROADCASTSS 4(AX), Y14
+	VMULPS       Y14, Y2, Y2
+	VMULPS       Y14, Y3, Y3
+	VCVTDQ2PS    Y4, Y4
+	VCVTDQ2PS    Y5, Y5
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y13, Y5, Y5
+	VBROADCASTSS 8(AX), Y14
+	VMULPS       Y14, Y4, Y4
+	VMULPS       Y14, Y5, Y5
+	VCVTDQ2PS    Y6, Y6
+	VCVTDQ2PS    Y7, Y7
+	VMULPS       Y12, Y6, Y6
+	VMULPS       Y13, Y7, Y7
+	VBROADCASTSS 12(AX), Y14
+	VMULPS       Y14, Y6, Y6
+	VMULPS       Y14, Y7, Y7
+	VCVTDQ2PS    Y8, Y8
+	VCVTDQ2PS    Y9, Y9
+	VMULPS       Y12, Y8, Y8
+	VMULPS       Y13, Y9, Y9
+	VBROADCASTSS 16(AX), Y14
+	VMULPS       Y14, Y8, Y8
+	VMULPS       Y14, Y9, Y9
+	VCVTDQ2PS    Y10, Y10
+	VCVTDQ2PS    Y11, Y11
+	VMULPS       Y12, Y10, Y10
+	VMULPS       Y13, Y11, Y11
+	VBROADCASTSS 20(AX), Y14
+	VMULPS       Y14, Y10, Y10
+	VMULPS       Y14, Y11, Y11
+
+	TESTQ $2, flags+120(FP)
+	JEQ   qnobias
+	MOVQ  R15, BX        // bias + (R15 - sw): this panel's 16 biases
+	SUBQ  sw+96(FP), BX
+	ADDQ  bias+112(FP), BX
+	VMOVUPS (BX), Y12
+	VMOVUPS 32(BX), Y13
+	VADDPS Y12, Y0, Y0
+	VADDPS Y13, Y1, Y1
+	VADDPS Y12, Y2, Y2
+	VADDPS Y13, Y3, Y3
+	VADDPS Y12, Y4, Y4
+	VADDPS Y13, Y5, Y5
+	VADDPS Y12, Y6, Y6
+	VADDPS Y13, Y7, Y7
+	VADDPS Y12, Y8, Y8
+	VADDPS Y13, Y9, Y9
+	VADDPS Y12, Y10, Y10
+	VADDPS Y13, Y11, Y11
+
+qnobias:
+	LEAQ  (DI)(DX*2), AX
+	TESTQ $1, flags+120(FP)
+	JEQ   qstore
+	VADDPS (DI), Y0, Y0
+	VADDPS 32(DI), Y1, Y1
+	VADDPS (DI)(DX*1), Y2, Y2
+	VADDPS 32(DI)(DX*1), Y3, Y3
+	VADDPS (AX), Y4, Y4
+	VADDPS 32(AX), Y5, Y5
+	VADDPS (AX)(DX*1), Y6, Y6
+	VADDPS 32(AX)(DX*1), Y7, Y7
+	LEAQ  (DI)(DX*4), AX
+	VADDPS (AX), Y8, Y8
+	VADDPS 32(AX), Y9, Y9
+	VADDPS (AX)(DX*1), Y10, Y10
+	VADDPS 32(AX)(DX*1), Y11, Y11
+	LEAQ  (DI)(DX*2), AX
+
+qstore:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, (DI)(DX*1)
+	VMOVUPS Y3, 32(DI)(DX*1)
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 32(AX)
+	VMOVUPS Y6, (AX)(DX*1)
+	VMOVUPS Y7, 32(AX)(DX*1)
+	LEAQ    (DI)(DX*4), AX
+	VMOVUPS Y8, (AX)
+	VMOVUPS Y9, 32(AX)
+	VMOVUPS Y10, (AX)(DX*1)
+	VMOVUPS Y11, 32(AX)(DX*1)
+
+	ADDQ bstride+56(FP), SI
+	ADDQ $64, DI
+	ADDQ $64, R15
+	DECQ R14
+	JNE  qpanel
 	VZEROUPPER
 	RET

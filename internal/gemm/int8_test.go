@@ -3,7 +3,6 @@ package gemm
 import (
 	"math"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 )
 
@@ -14,7 +13,8 @@ func TestQMatMulT(t *testing.T) {
 	saved := useAVX2
 	defer func() { useAVX2 = saved }()
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, s := range [][3]int{{1, 3, 16}, {2, 9, 32}, {3, 6, 48}, {4, 12, 16}, {5, 132, 384}, {7, 384, 1536}, {100, 384, 384}, {301, 1536, 384}} {
+	for _, s := range [][3]int{{1, 3, 16}, {2, 9, 32}, {3, 6, 48}, {4, 12, 16}, {5, 132, 384}, {7, 384, 1536}, {100, 384, 384}, {301, 1536, 384},
+		{6, 16, 16}, {13, 17, 64}, {8, 33, 32}, {12, 1152, 384}} {
 		m, n, k := s[0], s[1], s[2]
 		a, w := randMat(r, m*k), randMat(r, n*k)
 		a[0] = 0 // a zero in the first row does not disturb its scale
@@ -48,7 +48,7 @@ func TestQMatMulT(t *testing.T) {
 }
 
 func TestQuantizeRejectsShapes(t *testing.T) {
-	for _, s := range [][2]int{{3, 15}, {4, 16}} {
+	for _, s := range [][2]int{{3, 15}, {0, 16}, {4, 8}} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -84,10 +84,40 @@ func BenchmarkQMatMulT(b *testing.B) {
 	})
 }
 
-// cpuSeconds is the process's user+system CPU time: on a shared, loaded
-// machine it measures the work done rather than the share of the CPU got.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+// TestQMul: the epilogue (bias, then the old c) gives the same bits on
+// both paths and equals QMatMulT followed by the two additions.
+func TestQMul(t *testing.T) {
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, s := range [][3]int{{1, 16, 16}, {7, 17, 32}, {13, 40, 64}, {100, 384, 384}} {
+		m, n, k := s[0], s[1], s[2]
+		a, w, bias, old := randMat(r, m*k), randMat(r, n*k), randMat(r, n), randMat(r, m*n)
+		q := Quantize(w, n, k)
+		useAVX2 = false
+		plain := make([]float32, m*n)
+		QMatMulT(plain, a, q, m)
+		for _, avx := range []bool{false, true} {
+			if avx && !saved {
+				continue
+			}
+			useAVX2 = avx
+			for _, flags := range []int{AddBias, Accumulate, AddBias | Accumulate} {
+				c := append([]float32(nil), old...)
+				QMul(c, a, q, m, bias, flags)
+				for i := range c {
+					want := plain[i]
+					if flags&AddBias != 0 {
+						want = float32(want) + bias[i%n]
+					}
+					if flags&Accumulate != 0 {
+						want = float32(want) + old[i]
+					}
+					if c[i] != want {
+						t.Fatalf("%v avx2=%v flags=%d: c[%d] = %v, want %v", s, avx, flags, i, c[i], want)
+					}
+				}
+			}
+		}
+	}
 }
