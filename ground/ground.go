@@ -423,13 +423,19 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 }
 
 // scale maps a sentence's support to its score: a sentence nothing
-// contradicts scores from unflaggedFloor (no word in the evidence) to 1,
-// one the evidence contradicts keeps f of its support, under
-// mismatchFactor: a contradiction says more against a sentence than
-// words missing from its evidence.
+// contradicts scores from unflaggedFloor (no word in the evidence) to 1.
+// One the evidence contradicts scores f (under mismatchFactor: a
+// contradiction says more against a sentence than words missing from its
+// evidence) times the share of it the evidence does not confirm: the more
+// of the rest the evidence says too, the surer it is that the sentence
+// speaks of the same thing and gets its value wrong; a flagged value in a
+// sentence the evidence barely touches may be one it only implies ("2022"
+// for "last year"). On LoCoMo dev (`mneme bench ground`) this ordering
+// raised the AUC from 0.872 to 0.940 (conversations 1-3: 0.920 to 0.962;
+// 4-5: 0.827 to 0.916); f times the support gave the reverse order.
 func scale(support, f float64) float64 {
 	if f < 1 {
-		return support * f
+		return f * (1 - support)
 	}
 	return unflaggedFloor + (1-unflaggedFloor)*support
 }

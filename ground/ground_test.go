@@ -270,3 +270,23 @@ func TestMismatches(t *testing.T) {
 		t.Errorf("missing numbers %q, want 250 once", s.MissingNumbers)
 	}
 }
+
+// TestContradictionOrder: of two sentences flagged with a mismatch, the
+// one the evidence otherwise confirms word for word is the surer
+// contradiction and scores lower than one the evidence barely touches
+// (a value it may only imply, like a year counted back from "seven years
+// now").
+func TestContradictionOrder(t *testing.T) {
+	p := pkg("Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+		"Melanie: This book I read last year reminds me to always pursue my dreams.")
+	for _, c := range []struct{ surer, vaguer string }{
+		{"Caroline did not go to the LGBTQ support group.", "Since 2016."},
+		{"Caroline went to the LGBTQ support group on 12 May 2023.", "In 2019."},
+	} {
+		a, b := check(t, p, c.surer), check(t, p, c.vaguer)
+		if a.Supported || b.Supported || a.Score >= b.Score {
+			t.Errorf("%q scores %.4f (%v), %q %.4f (%v): want the first lower, both unsupported",
+				c.surer, a.Score, a.Reasons, c.vaguer, b.Score, b.Reasons)
+		}
+	}
+}
