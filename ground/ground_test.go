@@ -290,3 +290,24 @@ func TestContradictionOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAddresseeIsNoActor: in a turn, the one spoken to ("Hey Maria") did
+// not do what the speaker tells; a name in that role is flagged.
+func TestAddresseeIsNoActor(t *testing.T) {
+	p := pkg("John: Hey Maria, great chatting with you again! I lost my job at the mechanical engineering company.",
+		"Melanie: Thanks, Caroline! We celebrated my daughter's birthday with a concert.")
+	for _, c := range []struct {
+		answer string
+		ok     bool
+	}{
+		{"John lost his job at the mechanical engineering company.", true},
+		{"Maria lost her job at the mechanical engineering company.", false},
+		{"Melanie celebrated her daughter's birthday with a concert.", true},
+		{"Caroline celebrated her daughter's birthday with a concert.", false},
+	} {
+		res := check(t, p, c.answer)
+		if res.Supported != c.ok || !c.ok && !slices.Contains(res.Reasons, ground.EntityMismatch) {
+			t.Errorf("%q: supported %v (score %.2f, reasons %v), want %v", c.answer, res.Supported, res.Score, res.Reasons, c.ok)
+		}
+	}
+}
