@@ -12,6 +12,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -299,7 +300,28 @@ func dateWords(date, text string) string {
 	for d := range days {
 		words = append(words, t.AddDate(0, 0, d).Format(layout))
 	}
-	return strings.Join(words, " ")
+	return strings.Join(append(words, countedBack(t, text)...), " ")
+}
+
+// countedBack spells the years and months a text counts back from its
+// date t ("three years ago", "seven years now", "for 5 years", "two months
+// ago"): an answer gives the year or month meant ("in 2019", "since 2016").
+func countedBack(t time.Time, text string) []string {
+	var out []string
+	toks := tokenize(text)
+	for i := 0; i+1 < len(toks); i++ {
+		n, err := strconv.Atoi(toks[i].number)
+		if err != nil || n <= 0 || n > 100 {
+			continue
+		}
+		switch toks[i+1].w {
+		case "year", "years":
+			out = append(out, t.AddDate(-n, 0, 0).Format("2006"))
+		case "month", "months":
+			out = append(out, t.AddDate(0, -n, 0).Format("January 2006"))
+		}
+	}
+	return out
 }
 
 // relativeDays are the days, from a text's date, that its words may mean.
