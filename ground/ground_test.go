@@ -301,6 +301,7 @@ func TestAddresseeIsNoActor(t *testing.T) {
 		ok     bool
 	}{
 		{"John lost his job at the mechanical engineering company.", true},
+		{"John: Hey Maria, great chatting with you again!", true}, // asked back word for word
 		{"Maria lost her job at the mechanical engineering company.", false},
 		{"Melanie celebrated her daughter's birthday with a concert.", true},
 		{"Caroline celebrated her daughter's birthday with a concert.", false},

@@ -287,8 +287,8 @@ func swapped(name string, content map[string]bool, sents []evSentence, bestN int
 		if n < bestN {
 			continue
 		}
-		if s.names[name] {
-			return false
+		if s.names[name] || slices.ContainsFunc(s.toks, func(t token) bool { return t.w == name }) {
+			return false // it names this one, or says its name (a sentence asked back word for word)
 		}
 		others = others || len(s.names) > 0
 	}

@@ -56,10 +56,10 @@ type Profile struct {
 	// several things ("what activities…", "how many times…", see
 	// AsksSeveral): 0.1. Such an answer is gathered across sessions, and
 	// raising the turns beside the best match fills the top with one
-	// session (LoCoMo dev multi-hop R@10 0.496 → 0.506, no category and
+	// session (LoCoMo dev multi-hop R@10 0.494 → 0.505, no category and
 	// no conversation lower). Leaving one conversation out, 0.05 is chosen
-	// on every fold, and no left-out conversation is lower for it than
-	// for 0.3; 0.1 is taken, as 0.05 lowers open-domain (0.507 → 0.496).
+	// on every fold, and no conversation is lower for it than for 0.3;
+	// 0.1 is taken, as 0.05 lowers open-domain (0.507 → 0.496).
 	SeveralSessionBoost float64 `json:"several_session_boost"`
 	// DateBoost is added to a record whose event time falls in the time
 	// the query names (0.2): such a question is answered by what happened
