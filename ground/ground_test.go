@@ -43,9 +43,9 @@ func TestGround(t *testing.T) {
 	if !res.Supported || len(res.Sentences) != 2 || res.Sentences[0].Support[0].N != 1 || res.Sentences[1].Support[0].N != 2 {
 		t.Fatalf("supported answer: %+v", res)
 	}
-	res = check(t, p, "Melanie moved to Norway in 2019 with Oracle.")
+	res = check(t, p, "Melanie moved to Norway in 2017 with Oracle.")
 	if res.Supported || !slices.Contains(res.Reasons, ground.UnsupportedClaim) || !slices.Contains(res.Reasons, ground.NumberNotInEvidence) ||
-		!slices.Contains(res.Reasons, ground.EntityNotInEvidence) || !slices.Contains(res.Sentences[0].MissingNumbers, "2019") ||
+		!slices.Contains(res.Reasons, ground.EntityNotInEvidence) || !slices.Contains(res.Sentences[0].MissingNumbers, "2017") ||
 		!slices.Contains(res.Sentences[0].MissingNames, "Oracle") {
 		t.Fatalf("unsupported answer: %+v", res)
 	}
@@ -268,5 +268,68 @@ func TestMismatches(t *testing.T) {
 	res := check(t, p, "We refunded 250 customers, 250 of them twice.")
 	if s := res.Sentences[0]; !slices.Equal(s.MissingNumbers, []string{"250"}) {
 		t.Errorf("missing numbers %q, want 250 once", s.MissingNumbers)
+	}
+}
+
+// TestContradictionOrder: of two sentences flagged with a mismatch, the
+// one the evidence otherwise confirms word for word is the surer
+// contradiction and scores lower than one the evidence barely touches
+// (a value it may only imply, like a year counted back from "seven years
+// now").
+func TestContradictionOrder(t *testing.T) {
+	p := pkg("Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+		"Melanie: This book I read last year reminds me to always pursue my dreams.")
+	for _, c := range []struct{ surer, vaguer string }{
+		{"Caroline did not go to the LGBTQ support group.", "Since 2016."},
+		{"Caroline went to the LGBTQ support group on 12 May 2023.", "In 2019."},
+	} {
+		a, b := check(t, p, c.surer), check(t, p, c.vaguer)
+		if a.Supported || b.Supported || a.Score >= b.Score {
+			t.Errorf("%q scores %.4f (%v), %q %.4f (%v): want the first lower, both unsupported",
+				c.surer, a.Score, a.Reasons, c.vaguer, b.Score, b.Reasons)
+		}
+	}
+}
+
+// TestAddresseeIsNoActor: in a turn, the one spoken to ("Hey Maria") did
+// not do what the speaker tells; a name in that role is flagged.
+func TestAddresseeIsNoActor(t *testing.T) {
+	p := pkg("John: Hey Maria, great chatting with you again! I lost my job at the mechanical engineering company.",
+		"Melanie: Thanks, Caroline! We celebrated my daughter's birthday with a concert.")
+	for _, c := range []struct {
+		answer string
+		ok     bool
+	}{
+		{"John lost his job at the mechanical engineering company.", true},
+		{"John: Hey Maria, great chatting with you again!", true}, // asked back word for word
+		{"Maria lost her job at the mechanical engineering company.", false},
+		{"Melanie celebrated her daughter's birthday with a concert.", true},
+		{"Caroline celebrated her daughter's birthday with a concert.", false},
+	} {
+		res := check(t, p, c.answer)
+		if res.Supported != c.ok || !c.ok && !slices.Contains(res.Reasons, ground.EntityMismatch) {
+			t.Errorf("%q: supported %v (score %.2f, reasons %v), want %v", c.answer, res.Supported, res.Score, res.Reasons, c.ok)
+		}
+	}
+}
+
+// TestCountedBack: a year or month counted back from the memory's date
+// ("four years ago" on 2023-05-08) is evidence for the year or month
+// meant, not for others.
+func TestCountedBack(t *testing.T) {
+	p := pkg("Melanie: We moved to Sweden four years ago, and the kids love the snow.",
+		"Caroline: I started painting 2 months ago.")
+	for _, c := range []struct {
+		answer string
+		ok     bool
+	}{
+		{"Melanie moved to Sweden in 2019.", true},
+		{"Melanie moved to Sweden in 2017.", false},
+		{"Caroline started painting in March 2023.", true},
+		{"Caroline started painting in January 2023.", false},
+	} {
+		if res := check(t, p, c.answer); res.Supported != c.ok {
+			t.Errorf("%q: supported %v (score %.2f, reasons %v), want %v", c.answer, res.Supported, res.Score, res.Reasons, c.ok)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package ground
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -91,11 +92,14 @@ type evSentence struct {
 }
 
 // sentencesOf splits a span's text into sentences; each names every name
-// of the span (a turn's speaker, named once at its start, says all of it).
+// of the span (a turn's speaker, named once at its start, says all of it:
+// "I" is the speaker) but those it only addresses ("Thanks, Maria!"): the
+// one spoken to is no actor of what the turn tells, so "Maria lost her
+// job" is not what "John: Hey Maria! I lost my job" says.
 func sentencesOf(text string) []evSentence {
 	var out []evSentence
 	names := map[string]bool{}
-	for _, t := range tokenize(text) {
+	for _, t := range tokenize(vocative.ReplaceAllString(text, "$1")) {
 		if isNameToken(t) {
 			names[t.w] = true
 		}
@@ -111,6 +115,11 @@ func sentencesOf(text string) []evSentence {
 	}
 	return out
 }
+
+// vocative matches a name spoken to: after a greeting or thanks, or set
+// off by a comma before the sentence ends ("Hey Maria", "Thanks, John!",
+// "That's great, Tim."). The first group is what stays of it.
+var vocative = regexp.MustCompile(`(?i:\b(hey|hi|hello|thanks|thank you|yo|bye|congrats|congratulations|sorry|dear|wow|oh)\b,?)\s+\p{Lu}\p{L}+|,\s*\p{Lu}\p{L}+\s*([!?.,]|$)`)
 
 // isNameToken: a capitalised word, not a month, a weekday or "I".
 func isNameToken(t token) bool {
@@ -278,8 +287,8 @@ func swapped(name string, content map[string]bool, sents []evSentence, bestN int
 		if n < bestN {
 			continue
 		}
-		if s.names[name] {
-			return false
+		if s.names[name] || slices.ContainsFunc(s.toks, func(t token) bool { return t.w == name }) {
+			return false // it names this one, or says its name (a sentence asked back word for word)
 		}
 		others = others || len(s.names) > 0
 	}

@@ -13,7 +13,7 @@ import (
 // order. terms are the query's folded terms; now is when it is asked (for
 // "yesterday").
 func (p *Profile) Boosts(query string, terms []string, now time.Time, cands []*Candidate) {
-	p.SessionMatch(cands)
+	p.SessionMatch(query, cands)
 	p.SpeakerMatch(terms, cands)
 	p.DateMatch(query, now, cands)
 	p.WhenMatch(query, cands)
@@ -61,8 +61,14 @@ func raiseIf(cands []*Candidate, boost float64, pred func(string) bool, at func(
 }
 
 // SessionMatch raises each candidate with a session by SessionBoost times
-// the best fused score of another candidate of the same session.
-func (p *Profile) SessionMatch(cands []*Candidate) {
+// the best fused score of another candidate of the same session;
+// SeveralSessionBoost instead for a question that asks for several things
+// (AsksSeveral), whose answer is spread over many sessions.
+func (p *Profile) SessionMatch(query string, cands []*Candidate) {
+	boost := p.SessionBoost
+	if AsksSeveral(query) {
+		boost = p.SeveralSessionBoost
+	}
 	best := map[string][2]*Candidate{} // per session, the two best by fused score
 	for _, c := range cands {
 		s := c.Doc.Session
@@ -88,7 +94,7 @@ func (p *Profile) SessionMatch(cands []*Candidate) {
 			other = b[1]
 		}
 		if other != nil && other.Fused > 0 {
-			c.Session = Round(p.SessionBoost * other.Fused)
+			c.Session = Round(boost * other.Fused)
 			c.Score += c.Session
 		}
 	}

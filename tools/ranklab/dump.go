@@ -23,7 +23,9 @@ type Q struct {
 	Terms    []string
 	Evidence []string
 	Found    []rank.Found
-	IDs      [][]string // per candidate, the benchmark ids it stands for
+	IDs      [][]string  // per candidate, the benchmark ids it stands for
+	QVec     []float32   // experiment: the query's vector (-vectors)
+	Vecs     [][]float32 // experiment: each candidate's (-vectors)
 }
 
 func dump(args []string) error {
@@ -31,6 +33,8 @@ func dump(args []string) error {
 	home := fs.String("home", "", "kept bench home")
 	data := fs.String("data", "", "locomo file")
 	out := fs.String("out", "", "gob file")
+	withVecs := fs.Bool("vectors", false, "experiment: keep the vectors")
+	names := fs.String("names", "", "experiment: drop or half the speakers' names in the lexical query")
 	fs.Parse(args)
 	ctx := context.Background()
 	c, err := config.Load(config.Options{Home: *home, Getenv: os.Getenv})
@@ -52,7 +56,41 @@ func dump(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *withVecs { // every turn's vector, by conversation and dia id
+		all := map[string][]float32{}
+		for _, cv := range convs {
+			var ids []string
+			var dias []string
+			for _, t := range cv.Turns {
+				if rid, ok := byHash[[2]string{cv.ID, textnorm.Hash(t.Text)}]; ok {
+					ids, dias = append(ids, rid), append(dias, t.DiaID)
+				}
+			}
+			got, err := eng.Store().(mneme.Copier).Vectors(ctx, ids)
+			if err != nil {
+				return err
+			}
+			for i, id := range ids {
+				all[cv.ID+"/"+dias[i]] = got[id]
+			}
+		}
+		f, err := os.Create(*out + ".turns")
+		if err != nil {
+			return err
+		}
+		gob.NewEncoder(f).Encode(all)
+		f.Close()
+	}
 	var qs []Q
+	speakers := map[string]map[string]bool{}
+	for _, cv := range convs {
+		speakers[cv.ID] = map[string]bool{}
+		for _, t := range cv.Turns {
+			for _, w := range textnorm.Terms(t.Speaker) {
+				speakers[cv.ID][w] = true
+			}
+		}
+	}
 	for _, cv := range convs {
 		for _, t := range cv.Turns {
 			if rid, ok := byHash[[2]string{cv.ID, textnorm.Hash(t.Text)}]; ok {
@@ -75,7 +113,24 @@ func dump(args []string) error {
 		}
 		f := mneme.Filter{Project: q.Conv, Clearance: mneme.Internal, Now: time.Now().UTC()}
 		f.Check()
-		found, err := eng.Store().Candidates(ctx, mneme.CandidateQuery{Terms: q.Terms, Filter: f, K: 100, Vector: vecs[0]})
+		lex := textnorm.QueryTerms(q.Text)
+		if *names != "" {
+			var kept []string
+			for _, t := range lex {
+				if !speakers[q.Conv][t] {
+					kept = append(kept, t)
+					if *names == "half" {
+						kept = append(kept, t)
+					}
+				} else if *names == "half" {
+					kept = append(kept, t)
+				}
+			}
+			if len(kept) > 0 {
+				lex = kept
+			}
+		}
+		found, err := eng.Store().Candidates(ctx, mneme.CandidateQuery{Terms: lex, Filter: f, K: 100, Vector: vecs[0]})
 		if err != nil {
 			return err
 		}
@@ -86,6 +141,20 @@ func dump(args []string) error {
 				LexicalRank: fc.LexicalRank, BM25: fc.BM25, Matched: fc.MatchedTerms, VectorRank: fc.VectorRank,
 				Similarity: fc.Similarity, HasVector: fc.HasVector})
 			q.IDs = append(q.IDs, owner[r.ID])
+		}
+		if *withVecs {
+			q.QVec = vecs[0]
+			var ids []string
+			for _, fc := range found.List {
+				ids = append(ids, fc.Record.ID)
+			}
+			got, err := eng.Store().(mneme.Copier).Vectors(ctx, ids)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				q.Vecs = append(q.Vecs, got[id])
+			}
 		}
 		if i%200 == 0 {
 			fmt.Fprintf(os.Stderr, "%d/%d\n", i, len(qs))

@@ -12,6 +12,16 @@
 // then measure, for instance leaving one conversation out at a time:
 //
 //	go run ./tools/ranklab loco /tmp/locomo.gob
+//
+// To look at the misses: `miss DUMP 1,3` (where each evidence turn ranks,
+// its lanes, its distance to a top-10 hit), `top DUMP CAT N` (the top 10
+// of N missed questions with each hit's score parts). Experiments kept
+// with their figures in docs/performance.md ("What did not help"): `nbr`
+// (neighbour turns), `sim` (session diversity, MMR, rerank features),
+// `shape` (a profile for questions asking for several things), and, on a
+// dump made with -vectors, `prf` (vector feedback) and `ctx` (a turn's
+// vector with its neighbours'); dump -names drop|half takes the speakers'
+// names out of the lexical query.
 package main
 
 import (
@@ -32,6 +42,20 @@ func main() {
 		err = evalCmd(os.Args[2:])
 	case "diff":
 		err = diff(os.Args[2:])
+	case "miss":
+		err = miss(os.Args[2:])
+	case "nbr":
+		err = nbr(os.Args[2:])
+	case "sim":
+		err = sim(os.Args[2:])
+	case "top":
+		err = top(os.Args[2:])
+	case "shape":
+		err = shapeEval(os.Args[2:])
+	case "prf":
+		err = prf(os.Args[2:])
+	case "ctx":
+		err = ctxvec(os.Args[2:])
 	case "loco":
 		err = loco(os.Args[2:])
 	default:
