@@ -209,6 +209,11 @@ func applyMigrations(ctx context.Context, tx pgx.Tx, names []string, from int) e
 		if _, err := tx.Exec(ctx, string(body)); err != nil {
 			return fmt.Errorf("migration %s: %w", names[i], err)
 		}
+		if step := afterMigration[names[i]]; step != nil {
+			if err := step(ctx, tx); err != nil {
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
+		}
 	}
 	if _, err := tx.Exec(ctx, "DELETE FROM schema_version"); err != nil {
 		return err
