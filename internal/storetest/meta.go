@@ -22,7 +22,7 @@ func testMetaFilters(t *testing.T, f *fixture) {
 		`{"tenant":{"name":"acme"}}`,
 		`{"tenant":"ACME","phase":"beta"}`,
 		`{"tenant":null,"draft":"true"}`,
-		`{"path":"C:\\0"}`,  // a backslash and a zero
+		`{"path":"C:\\0"}`,    // a backslash and a zero
 		`{"path":"C:\u0000"}`, // a NUL, which a store must keep apart from the above
 	}
 	var recs []*mneme.Record
