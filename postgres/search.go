@@ -43,12 +43,13 @@ type search struct {
 	ctx     context.Context
 	tx      pgx.Tx
 	q       mneme.CandidateQuery
-	sp      *vectorSpace // the home's vectors; nil: no vector lane
-	lex     *lexQuery    // nil: no lexical lane
-	narrow  bool         // the filter says more than which records are visible
-	passing int          // records passing a narrow filter, counted up to exactBelow+1
-	exact   bool         // few enough pass it to score them one by one
-	pending int64        // records that may have a vector but have none, over all
+	sp      *vectorSpace    // the home's vectors; nil: no vector lane
+	lex     *lexQuery       // nil: no lexical lane
+	narrow  bool            // the filter says more than which records are visible
+	passing int             // records passing a narrow filter, counted up to exactBelow+1
+	exact   bool            // few enough pass it to score them one by one
+	pending int64           // records that may have a vector but have none, over all
+	linked  []*mneme.Record // what the candidates link to, if asked for
 }
 
 // vecHit is a record's cosine similarity to the query vector.
@@ -80,6 +81,7 @@ func (w *search) run() (mneme.Candidates, error) {
 	if out.List, err = w.merge(lex, vec); err != nil {
 		return out, err
 	}
+	out.Linked = w.linked
 	if w.q.Vector != nil {
 		out.Unembedded, err = w.unembedded()
 	}
@@ -243,7 +245,7 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 			return nil, err
 		}
 	}
-	recs, err := byRid(w.ctx, w.tx, rids)
+	recs, err := w.records(rids)
 	if err != nil {
 		return nil, err
 	}
@@ -302,6 +304,35 @@ func (w *search) unembedded() (int, error) {
 	var n int
 	err := w.tx.QueryRow(w.ctx, "SELECT count(*) FROM records r WHERE "+cond, a...).Scan(&n)
 	return n, err
+}
+
+// linkedSQL reads the records that the records $1 (rids) link to.
+const linkedSQL = `SELECT ` + columns + ` FROM records r WHERE r.id IN
+	(SELECT l->>'target' FROM records c CROSS JOIN LATERAL
+	jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE c.rid = ANY($1))`
+
+// records fetches the candidates' records, and the records they link to
+// when the query asks for them (in the same round trip).
+func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
+	if !w.q.Linked {
+		return byRid(w.ctx, w.tx, rids)
+	}
+	out := make(map[int64]*mneme.Record, len(rids))
+	b := &pgx.Batch{}
+	b.Queue("SELECT r.rid, "+columns+" FROM records r WHERE r.rid = ANY($1)", rids).Query(func(rows pgx.Rows) error {
+		return forRows(rows, func() error {
+			var rid int64
+			r, err := scanRecord(rows, &rid)
+			out[rid] = r
+			return err
+		})
+	})
+	b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
+		var err error
+		w.linked, err = collect(rows)
+		return err
+	})
+	return out, w.tx.SendBatch(w.ctx, b).Close()
 }
 
 // byRid fetches the records with the given rids.
