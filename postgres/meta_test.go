@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/mneme-ai/mneme"
@@ -63,6 +64,29 @@ func TestMetaFormsBackfill(t *testing.T) {
 		}
 		if want := min(10, c.want/2); c.key == "v" && len(got.List) != want {
 			t.Errorf("%s=%s and tenant=acme: %d candidates, want %d", c.key, c.value, len(got.List), want)
+		}
+	}
+	// The statistics say how many records a meta filter passes (so the
+	// search need not count them), and say nothing of other filters.
+	if _, err := s.Pool().Exec(ctx, "ANALYZE records"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    mneme.Filter
+		want float64
+		says bool
+	}{
+		{mneme.Filter{Meta: []mneme.MetaMatch{{Key: "tenant", Value: "acme"}}}, 6000, true},
+		{mneme.Filter{Meta: []mneme.MetaMatch{{Key: "v", Value: "3"}}}, 6000, true}, // 3 and 3.0, as numbers
+		{mneme.Filter{Meta: []mneme.MetaMatch{{Key: "tenant", Value: "acme"}, {Key: "v", Value: "4"}}}, 3000, true},
+		{mneme.Filter{Meta: []mneme.MetaMatch{{Key: "tenant", Value: "initech"}}}, 0, true},
+		{mneme.Filter{Project: "p", Meta: []mneme.MetaMatch{{Key: "tenant", Value: "acme"}}}, 0, false},
+		{mneme.Filter{Project: "p"}, 0, false},
+	} {
+		c.f.Now = testTime
+		est, says, err := postgres.MetaEstimate(ctx, s, c.f)
+		if err != nil || says != c.says || math.Abs(est-c.want) > 0.1*c.want {
+			t.Errorf("estimate for %+v: %.0f, %v, %v; want about %.0f, %v", c.f.Meta, est, says, err, c.want, c.says)
 		}
 	}
 }

@@ -50,6 +50,7 @@ type Store struct {
 	host   string // host:port, for messages
 	schema string
 	bulk   atomic.Bool // in BulkLoad: writes leave postings to its end
+	meta   metaStats   // what the statistics say of meta filters
 }
 
 var (

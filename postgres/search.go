@@ -30,7 +30,7 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		w := &search{ctx: ctx, tx: tx, q: q}
+		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta}
 		var err error
 		out, err = w.run()
 		return err
@@ -43,6 +43,7 @@ type search struct {
 	ctx     context.Context
 	tx      pgx.Tx
 	q       mneme.CandidateQuery
+	stats   *metaStats      // the store's, for meta filters
 	sp      *vectorSpace    // the home's vectors; nil: no vector lane
 	lex     *lexQuery       // nil: no lexical lane
 	narrow  bool            // the filter says more than which records are visible
@@ -113,6 +114,12 @@ func (w *search) plan() error {
 		})
 	}
 	if w.narrow = narrow(w.q.Filter); w.narrow {
+		w.passing = -1
+		if est, ok := w.stats.estimate(w.q.Filter, b); ok && est > 1.5*float64(exactBelow) {
+			w.passing = int(est) // clearly too many to score one by one: not counted
+		}
+	}
+	if w.passing < 0 {
 		a := args{}
 		cond := where(w.q.Filter, &a)
 		b.Queue(fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM records r WHERE %s LIMIT %d) x", cond, exactBelow+1), a...).
