@@ -27,6 +27,11 @@ const (
 	keepChanges = 10_000
 )
 
+// logBounds reads the first and last change of the log: one subquery
+// each, since SQLite answers a lone min() or max() with a seek at an end
+// of the key but scans the table for both in one SELECT.
+const logBounds = "SELECT coalesce((SELECT min(seq) FROM changes), 0), coalesce((SELECT max(seq) FROM changes), 0)"
+
 // derived holds both indexes caught up to the same generation.
 type derived struct {
 	lex  *bm25.Index
@@ -51,7 +56,7 @@ func (s *Store) indexes(ctx context.Context, vectors bool) (derived, error) {
 	}
 	defer tx.Rollback()
 	var first, last int64
-	if err := tx.QueryRowContext(ctx, "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM changes").Scan(&first, &last); err != nil {
+	if err := tx.QueryRowContext(ctx, logBounds).Scan(&first, &last); err != nil {
 		return derived{}, err
 	}
 	savedLex, savedVec := s.lex.saved, s.vec.saved
@@ -108,7 +113,7 @@ func (s *Store) snapshotLag() int64 {
 // must rebuild its index.
 func (s *Store) Health(ctx context.Context) ([]mneme.HealthCheck, error) {
 	var first, last int64
-	if err := s.db.QueryRowContext(ctx, "SELECT coalesce(min(seq), 0), coalesce(max(seq), 0) FROM changes").Scan(&first, &last); err != nil {
+	if err := s.db.QueryRowContext(ctx, logBounds).Scan(&first, &last); err != nil {
 		return nil, translate(err, "read the change log")
 	}
 	_, gen, err := s.readLexical()

@@ -52,6 +52,7 @@ type Store struct {
 	dbID  string // tells derived files which database they were built from
 	lex   lexical
 	vec   vectorLane
+	stmts stmts
 	wrote atomic.Bool // a write committed: Close may refresh the index snapshot
 	// readOnly: opened by OpenForReading on a full disk; nothing is
 	// written, not even an index snapshot.
@@ -145,6 +146,7 @@ func (s *Store) Close() error {
 			slog.Warn("refresh the indexes", "err", err)
 		}
 	}
+	s.stmts.close()
 	return s.db.Close()
 }
 

@@ -37,8 +37,10 @@ type ExportResult struct {
 // removed when they are as the last export left them.
 //
 // A re-export reads only the files that changed since the manifest was
-// written: one the manifest lists and that is older than it is as the
-// manifest says (its sha256 and id).
+// written: one the manifest lists and that last changed (its status change
+// time, see changedAt) before it is as the manifest says (its sha256, id
+// and stamp); and it renders only the records whose stamp differs from
+// their file's.
 func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) (ExportResult, error) {
 	var res ExportResult
 	removeLeftovers(dir)
@@ -61,6 +63,14 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		got <- collected{recs, err}
 	}()
 	root, old, w, err := scan(dir)
+	var present map[string]*vfile
+	var have map[string]string
+	if err == nil { // indexed while the store is still being read
+		present, have = make(map[string]*vfile, len(w.out)), filesByID(w.out, old)
+		for i := range w.out {
+			present[w.out[i].rel] = &w.out[i]
+		}
+	}
 	c := <-got
 	if err == nil {
 		defer root.Close()
@@ -69,11 +79,7 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 		return res, err
 	}
 	recs := c.recs
-	present := map[string]*vfile{}
-	for i := range w.out {
-		present[w.out[i].rel] = &w.out[i]
-	}
-	paths := assignPaths(recs, w.out, old)
+	paths := assignPaths(recs, w.out, have)
 	name := func(id string) string {
 		if p, ok := paths[id]; ok {
 			return baseName(p)
@@ -82,15 +88,22 @@ func Export(ctx context.Context, eng *mneme.Engine, dir string, f mneme.Filter) 
 	}
 	m := newManifest()
 	var writes []vfile
-	for i, data := range renderAll(recs, name) {
-		r, rel := recs[i], paths[recs[i].ID]
-		sha := m.add(rel, r, data)
+	for i, data := range renderAll(recs, name, present, paths) {
+		r, rel, n := recs[i], paths[recs[i].ID], data.note
 		res.Records++
-		if cur := present[rel]; cur != nil && cur.same(data, sha) {
+		cur := present[rel]
+		if n == nil { // the file the manifest vouches for is current
+			m.addFile(r, ManifestFile{Path: rel, ID: r.ID, SHA256: cur.sha, Stamp: data.stamp})
 			res.Unchanged++
 			continue
 		}
-		writes = append(writes, vfile{rel: rel, data: data})
+		sha := sum(n)
+		m.addFile(r, ManifestFile{Path: rel, ID: r.ID, SHA256: sha, Stamp: data.stamp})
+		if cur != nil && cur.same(n, sha) {
+			res.Unchanged++
+			continue
+		}
+		writes = append(writes, vfile{rel: rel, data: n})
 	}
 	out := newFolders(root)
 	defer out.close()
@@ -175,14 +188,14 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 		return err
 	}
 	defer root.Close()
-	paths := assignPaths(recs, nil, newManifest())
+	paths := assignPaths(recs, nil, nil)
 	name := func(id string) string { return baseName(paths[id]) }
 	m := newManifest()
 	writes := make([]vfile, len(recs))
-	for i, data := range renderAll(recs, name) {
+	for i, data := range renderAll(recs, name, nil, paths) {
 		r, rel := recs[i], paths[recs[i].ID]
-		m.add(rel, r, data)
-		writes[i] = vfile{rel: rel, data: data}
+		m.addFile(r, ManifestFile{Path: rel, ID: r.ID, SHA256: sum(data.note), Stamp: data.stamp})
+		writes[i] = vfile{rel: rel, data: data.note}
 	}
 	out := newFolders(root)
 	out.direct = true // the folder is ours alone until the rename
@@ -193,15 +206,30 @@ func writeFresh(ctx context.Context, recs []*mneme.Record, tmp string) error {
 	return writeAtomic(root, ManifestName, m.encode())
 }
 
-// renderAll renders every record, on every core.
-func renderAll(recs []*mneme.Record, name func(id string) string) [][]byte {
-	out := make([][]byte, len(recs))
+// rendered is a record's stamp (stampOf) and its note, nil when the file
+// it has in the vault is current: one the manifest vouches for (unchanged
+// since the manifest was written) with the same stamp.
+type rendered struct {
+	stamp string
+	note  []byte
+}
+
+// renderAll renders the records whose files are not current, on every
+// core; present holds the vault's files and paths each record's file.
+func renderAll(recs []*mneme.Record, name func(id string) string, present map[string]*vfile, paths map[string]string) []rendered {
+	out := make([]rendered, len(recs))
 	workers := min(runtime.GOMAXPROCS(0), 1+len(recs)/256)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			var buf []byte
 			for i := w; i < len(recs); i += workers {
-				out[i] = render(recs[i], name)
+				r := recs[i]
+				out[i].stamp, buf = stampOf(r, name, buf)
+				if cur := present[paths[r.ID]]; cur != nil && cur.trusted && cur.stamp == out[i].stamp && cur.id == r.ID {
+					continue
+				}
+				out[i].note = render(r, name)
 			}
 		})
 	}
@@ -235,19 +263,48 @@ func collect(ctx context.Context, eng *mneme.Engine, f mneme.Filter) ([]*mneme.R
 }
 
 // assignPaths gives every record its file: the vault's file with its id
-// (in its front matter, else in the manifest: a hand-written note) wherever
-// the user keeps it, else a new canonical name.
-func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]string {
-	listed := map[string]string{} // path → id, for notes that name none
-	for _, f := range old.Files {
-		listed[f.Path] = f.ID
+// (have, see filesByID) wherever the user keeps it, else a new canonical
+// name none of files has.
+func assignPaths(recs []*mneme.Record, files []vfile, have map[string]string) map[string]string {
+	out := make(map[string]string, len(recs))
+	var fresh []*mneme.Record
+	for _, r := range recs {
+		if p, ok := have[r.ID]; ok {
+			out[r.ID] = p
+			continue
+		}
+		fresh = append(fresh, r)
 	}
-	have := map[string]string{} // id → first file (by path) that names it
 	taken := map[string]bool{}
+	if len(fresh) > 0 {
+		taken = make(map[string]bool, len(files)+len(fresh))
+		for _, vf := range files {
+			taken[vf.rel] = true
+		}
+	}
+	for _, r := range fresh {
+		p := canonicalPath(r, func(p string) bool { return taken[p] })
+		taken[p] = true
+		out[r.ID] = p
+	}
+	return out
+}
+
+// filesByID maps each record id the vault's files name to the first file
+// (by path) naming it: in its front matter, else in the manifest (a
+// hand-written note).
+func filesByID(files []vfile, old *Manifest) map[string]string {
+	var listed map[string]string // path → id, for notes that name none; made when needed
+	have := make(map[string]string, len(files))
 	for _, vf := range files {
-		taken[vf.rel] = true
 		id := vf.id
 		if !vf.trusted {
+			if listed == nil {
+				listed = make(map[string]string, len(old.Files))
+				for _, f := range old.Files {
+					listed[f.Path] = f.ID
+				}
+			}
 			id = listed[vf.rel]
 			if fid := frontMatterID(vf.data); fid != "" {
 				id = fid
@@ -257,21 +314,7 @@ func assignPaths(recs []*mneme.Record, files []vfile, old *Manifest) map[string]
 			have[id] = vf.rel
 		}
 	}
-	out := map[string]string{}
-	var fresh []*mneme.Record
-	for _, r := range recs {
-		if p, ok := have[r.ID]; ok {
-			out[r.ID] = p
-			continue
-		}
-		fresh = append(fresh, r)
-	}
-	for _, r := range fresh {
-		p := canonicalPath(r, func(p string) bool { return taken[p] })
-		taken[p] = true
-		out[r.ID] = p
-	}
-	return out
+	return have
 }
 
 // frontMatterID is the id a file's front matter names: read from its
@@ -292,7 +335,7 @@ func frontMatterID(data []byte) string {
 // now, unless they were edited since (their sha256 differs from the old
 // manifest's): those are kept and reported.
 func removeStale(root *os.Root, old, now *Manifest, present map[string]*vfile, res *ExportResult) {
-	held := map[string]bool{}
+	held := make(map[string]bool, len(now.Files))
 	for _, f := range now.Files {
 		held[f.Path] = true
 	}

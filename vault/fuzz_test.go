@@ -65,6 +65,8 @@ func TestManifestLine(t *testing.T) {
 	for _, f := range []ManifestFile{
 		{Path: "p/semantic/note/a-1234.md", ID: "01J", SHA256: "ab"},
 		{Path: "p/x.md", ID: "01J", SHA256: "ab", Missing: true},
+		{Path: "p/x.md", ID: "01J", SHA256: "ab", Stamp: "cd"},
+		{Path: "p/x.md", ID: "01J", SHA256: "ab", Stamp: "cd", Missing: true},
 		{Path: "p/é \"q\" <b>&\\.md", ID: "01J", SHA256: "ab"},
 		{Path: "p/\x01.md"},
 	} {

@@ -105,7 +105,7 @@ func Import(ctx context.Context, eng *mneme.Engine, dir string, o ImportOptions)
 		}
 		res.Forgotten, gone = fr.Forgotten, nil
 	}
-	return res, writeIfChanged(root, ManifestName, importManifest(notes, gone).encode())
+	return res, writeIfChanged(root, ManifestName, importManifest(notes, gone, readManifest(root)).encode())
 }
 
 // diff sets each note's record up as it would be stored and returns the
@@ -164,10 +164,18 @@ func deleted(ctx context.Context, eng *mneme.Engine, root *os.Root, notes []note
 	return out, nil
 }
 
-func importManifest(notes []note, gone []ManifestFile) *Manifest {
+// importManifest is the manifest of the vault import read. A file as the
+// last export left it (same sha256) keeps its stamp: the stamp says what
+// renders to those bytes, whichever home the record is in.
+func importManifest(notes []note, gone []ManifestFile, old *Manifest) *Manifest {
+	stamps := map[string]string{}
+	for _, f := range old.Files {
+		stamps[f.Path+"\x00"+f.SHA256] = f.Stamp
+	}
 	m := newManifest()
 	for _, n := range notes {
-		m.add(n.rel, n.p.rec, n.data)
+		sha := sum(n.data)
+		m.addFile(n.p.rec, ManifestFile{Path: n.rel, ID: n.p.rec.ID, SHA256: sha, Stamp: stamps[n.rel+"\x00"+sha]})
 	}
 	m.Files = append(m.Files, gone...)
 	return m

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -39,23 +40,30 @@ type Counts struct {
 // ManifestFile is one file of the vault. Missing marks a file deleted from
 // the vault whose record was not forgotten yet (vault import without
 // --sync): a later import --sync forgets it.
+//
+// Stamp is a digest of what the file was rendered from (see stampOf): a
+// re-export need not render a record whose stamp it already has.
 type ManifestFile struct {
 	Path    string `json:"path"`
 	ID      string `json:"id"`
 	SHA256  string `json:"sha256"`
+	Stamp   string `json:"stamp,omitempty"`
 	Missing bool   `json:"missing,omitempty"`
 }
 
 // line is f as one JSON object: as json.Marshal writes it, without its
 // reflection where no character needs escaping (10,000 files a manifest).
 func (f ManifestFile) line() []byte {
-	if !plainJSON(f.Path) || !plainJSON(f.ID) || !plainJSON(f.SHA256) {
+	if !plainJSON(f.Path) || !plainJSON(f.ID) || !plainJSON(f.SHA256) || !plainJSON(f.Stamp) {
 		line, _ := json.Marshal(f) // plain data: always encodes
 		return line
 	}
-	b := make([]byte, 0, 48+len(f.Path)+len(f.ID)+len(f.SHA256))
+	b := make([]byte, 0, 64+len(f.Path)+len(f.ID)+len(f.SHA256)+len(f.Stamp))
 	b = append(append(append(b, `{"path":"`...), f.Path...), `","id":"`...)
 	b = append(append(append(b, f.ID...), `","sha256":"`...), f.SHA256...)
+	if f.Stamp != "" {
+		b = append(append(b, `","stamp":"`...), f.Stamp...)
+	}
 	if f.Missing {
 		return append(b, `","missing":true}`...)
 	}
@@ -77,17 +85,15 @@ func newManifest() *Manifest {
 	return &Manifest{Schema: ManifestSchema, Counts: Counts{Projects: map[string]int{}, Types: map[string]int{}, Kinds: map[string]int{}}}
 }
 
-// add counts r, whose file rel holds data, and returns data's sha256.
-func (m *Manifest) add(rel string, r *mneme.Record, data []byte) string {
+// addFile counts r, whose file is f.
+func (m *Manifest) addFile(r *mneme.Record, f ManifestFile) {
 	m.Counts.Records++
 	m.Counts.Projects[r.Project]++
 	m.Counts.Types[string(r.Type)]++
 	if r.Kind != "" {
 		m.Counts.Kinds[r.Kind]++
 	}
-	sha := sum(data)
-	m.Files = append(m.Files, ManifestFile{Path: rel, ID: r.ID, SHA256: sha})
-	return sha
+	m.Files = append(m.Files, f)
 }
 
 // encode is the manifest as written: indented, one file per line (a diff
@@ -125,11 +131,15 @@ func readManifest(root *os.Root) *Manifest {
 	if err != nil || len(data) > 64<<20 {
 		return m
 	}
-	var got Manifest
-	if json.Unmarshal(data, &got) != nil {
-		return m
+	files, ok := parseFiles(data)
+	if !ok {
+		var got Manifest
+		if json.Unmarshal(data, &got) != nil {
+			return m
+		}
+		files = got.Files
 	}
-	for _, f := range got.Files {
+	for _, f := range files {
 		if path.Clean(f.Path) == f.Path && strings.HasSuffix(f.Path, ".md") && mneme.ValidID(f.ID) && localPath(f.Path) {
 			m.Files = append(m.Files, f)
 		}
@@ -154,10 +164,10 @@ func (m *Manifest) trust(root *os.Root) func(*vfile, fs.FileInfo) bool {
 	at := st.ModTime()
 	return func(vf *vfile, info fs.FileInfo) bool {
 		f, ok := listed[vf.rel]
-		if !ok || !info.ModTime().Before(at) {
+		if !ok || !changedAt(info).Before(at) {
 			return false
 		}
-		vf.trusted, vf.sha, vf.id = true, f.SHA256, f.ID
+		vf.trusted, vf.sha, vf.id, vf.stamp = true, f.SHA256, f.ID, f.Stamp
 		return true
 	}
 }
@@ -169,4 +179,93 @@ func localPath(p string) bool {
 func sum(data []byte) string {
 	h := sha256.Sum256(data)
 	return hex.EncodeToString(h[:])
+}
+
+// parseFiles reads the files of a manifest as encode writes it, one plain
+// line each, without encoding/json's reflection (10,000 lines a vault);
+// ok is false for anything else (escapes, another layout), which
+// readManifest leaves to encoding/json.
+func parseFiles(data []byte) (files []ManifestFile, ok bool) {
+	const open, end = ",\n  \"files\": [", "]\n}\n"
+	s := string(data)
+	at := strings.Index(s, open)
+	if at < 0 || !strings.HasSuffix(s, end) || !plainHead(s[:at]) {
+		return nil, false
+	}
+	body := strings.TrimSuffix(s[at+len(open):], end)
+	if body == "" {
+		return []ManifestFile{}, true
+	}
+	body, ok = strings.CutSuffix(body, "\n  ")
+	if !ok {
+		return nil, false
+	}
+	files = make([]ManifestFile, 0, strings.Count(body, "\n"))
+	for i, line := range strings.Split(body, ",\n    ") {
+		if i == 0 {
+			if line, ok = strings.CutPrefix(line, "\n    "); !ok {
+				return nil, false
+			}
+		}
+		f, ok := parseLine(line)
+		if !ok {
+			return nil, false
+		}
+		files = append(files, f)
+	}
+	return files, true
+}
+
+// plainHead: head, the manifest up to its files, is an object with at
+// least one member (so head + `,"files":[…]}` is valid JSON) and no member
+// encoding/json would read into Files.
+func plainHead(head string) bool {
+	if strings.HasSuffix(strings.TrimSpace(head), "{") {
+		return false
+	}
+	d := json.NewDecoder(strings.NewReader(head + "}"))
+	d.DisallowUnknownFields()
+	var h struct {
+		Schema string `json:"schema"`
+		Counts Counts `json:"counts"`
+	}
+	if d.Decode(&h) != nil {
+		return false
+	}
+	_, err := d.Token()
+	return err == io.EOF // nothing after the object
+}
+
+// parseLine reads one line as ManifestFile.line writes it without
+// escapes.
+func parseLine(line string) (f ManifestFile, ok bool) {
+	field := func(key string) (string, bool) {
+		rest, ok := strings.CutPrefix(line, key)
+		if !ok {
+			return "", false
+		}
+		v, after, ok := strings.Cut(rest, `"`)
+		line = after
+		return v, ok && plainJSON(v)
+	}
+	var ok1, ok2, ok3 bool
+	f.Path, ok1 = field(`{"path":"`)
+	f.ID, ok2 = field(`,"id":"`)
+	f.SHA256, ok3 = field(`,"sha256":"`)
+	if !ok1 || !ok2 || !ok3 {
+		return f, false
+	}
+	if strings.HasPrefix(line, `,"stamp":"`) {
+		if f.Stamp, ok = field(`,"stamp":"`); !ok {
+			return f, false
+		}
+	}
+	switch line {
+	case "}":
+		return f, true
+	case `,"missing":true}`:
+		f.Missing = true
+		return f, true
+	}
+	return f, false
 }

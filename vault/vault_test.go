@@ -336,3 +336,61 @@ func TestObsidianProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestReexportSeesEditsItSkips: a re-export renders and reads only what
+// changed, yet a file edited by hand since the last export is put back as
+// the store has it, even when its modification time was set back to
+// before the manifest (a copy that keeps times, touch -d); and a note
+// whose link target the caller can no longer read loses the link, though
+// the note's own record did not change.
+func TestReexportSeesEditsItSkips(t *testing.T) {
+	eng := engine(t)
+	recs := records()
+	seed(t, eng, recs)
+	dir := t.TempDir()
+	export(t, eng, dir, mneme.Internal)
+	fileOf := func(id string) string {
+		for p, s := range tree(t, dir) {
+			if strings.Contains(s, "id: "+id+"\n") {
+				return p
+			}
+		}
+		t.Fatalf("no file holds %s", id)
+		return ""
+	}
+	p := filepath.Join(dir, fileOf(recs[0].ID))
+	want, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(want), "laptops", "phones", 1)), 0o644)
+	old := now.Add(-24 * time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if res := export(t, eng, dir, mneme.Internal); res.Written != 1 || res.Unchanged != res.Records-1 {
+		t.Fatalf("re-export after a back-dated edit = %+v", res)
+	}
+	if got, _ := os.ReadFile(p); string(got) != string(want) {
+		t.Fatalf("the edited file is now:\n%s\nwant:\n%s", got, want)
+	}
+	// A caller limited to a project, without clearance secret.
+	const target, linker = "0192f0c1-6b0e-7c3a-9d2e-00000000000a", "0192f0c1-6b0e-7c3a-9d2e-00000000000b"
+	seed(t, eng, []*mneme.Record{{ID: target, Project: "alpha", Text: "alpha's launch checklist"},
+		{ID: linker, Project: "alpha", Text: "notes on the launch", Links: []mneme.Link{{Type: mneme.LinkRelatesTo, Target: target}}}})
+	scoped := mneme.WithScope(ctx, mneme.Scope{Name: "alpha", Projects: []string{"alpha"}, Clearance: mneme.Internal})
+	alpha := t.TempDir()
+	if _, err := vault.Export(scoped, eng, alpha, mneme.Filter{Project: "alpha"}); err != nil {
+		t.Fatal(err)
+	}
+	secret := mneme.Secret
+	if _, err := eng.Patch(ctx, target, mneme.Patch{Sensitivity: &secret}, mneme.Secret); err != nil {
+		t.Fatal(err)
+	}
+	res, err := vault.Export(scoped, eng, alpha, mneme.Filter{Project: "alpha"})
+	if err != nil || res.Written != 1 || res.Removed != 1 {
+		t.Fatalf("re-export after a link target turned secret = %+v, %v", res, err)
+	}
+	for _, body := range tree(t, alpha) {
+		if strings.Contains(body, "relates_to") || strings.Contains(body, target) {
+			t.Fatalf("the vault still names the secret record:\n%s", body)
+		}
+	}
+}

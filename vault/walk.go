@@ -29,9 +29,9 @@ type vfile struct {
 	rel  string // slash-separated, relative to the vault
 	data []byte
 	// trusted: not read, because the manifest vouches for it (see
-	// Export); sha and id are the manifest's.
-	trusted bool
-	sha, id string
+	// Export); sha, id and stamp are the manifest's.
+	trusted        bool
+	sha, id, stamp string
 }
 
 // fileError is a problem with one vault file: bad input, exit 2.
