@@ -272,7 +272,8 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	res := &Result{Mode: q.Mode, Cache: st}
 	// The lexical lane weighs each term by its frequency in the query, as
 	// BM25 does; the other stages read the distinct terms.
-	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K, LinkHops: linkHops(ctx, &q)}
+	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K,
+		Linked: q.Expand > 0 || !ScopeFrom(ctx).seesAll()} // expansion and hiding read link targets
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
 		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
 	}
@@ -330,20 +331,6 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		recallReport(ctx, rep, &q, res, found, chosen, cq.Terms != nil, cq.Vector != nil)
 	}
 	return res, nil
-}
-
-// linkHops is how deep recall reads link targets with the candidates:
-// expansion reads the hits' targets, hiding links those of every record
-// returned, expanded ones included.
-func linkHops(ctx context.Context, q *Query) int {
-	hides := !ScopeFrom(ctx).seesAll()
-	switch {
-	case q.Expand > 0 && hides:
-		return 2
-	case q.Expand > 0 || hides:
-		return 1
-	}
-	return 0
 }
 
 func hitRecords(hits []Hit) []*Record {

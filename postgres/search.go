@@ -313,20 +313,15 @@ func (w *search) unembedded() (int, error) {
 	return n, err
 }
 
-// linkedSQL reads the records that the records $1 (rids) link to, and,
-// $2 hops deep, those these link to.
-const linkedSQL = `WITH RECURSIVE hop(id, depth) AS (
-	SELECT l->>'target', 1 FROM records c CROSS JOIN LATERAL
-		jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE c.rid = ANY($1)
-	UNION
-	SELECT l->>'target', h.depth + 1 FROM hop h JOIN records c ON c.id = h.id CROSS JOIN LATERAL
-		jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE h.depth < $2)
-	SELECT ` + columns + ` FROM records r WHERE r.id IN (SELECT id FROM hop)`
+// linkedSQL reads the records that the records $1 (rids) link to.
+const linkedSQL = `SELECT ` + columns + ` FROM records r WHERE r.id IN
+	(SELECT l->>'target' FROM records c CROSS JOIN LATERAL
+	jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE c.rid = ANY($1))`
 
 // records fetches the candidates' records, and the records they link to
 // when the query asks for them (in the same round trip).
 func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
-	if w.q.LinkHops <= 0 {
+	if !w.q.Linked {
 		return byRid(w.ctx, w.tx, rids)
 	}
 	out := make(map[int64]*mneme.Record, len(rids))
@@ -339,7 +334,7 @@ func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
 			return err
 		})
 	})
-	b.Queue(linkedSQL, rids, min(w.q.LinkHops, 2)).Query(func(rows pgx.Rows) error {
+	b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
 		var err error
 		w.linked, err = collect(rows)
 		return err

@@ -222,37 +222,35 @@ func testExpandLinks(t *testing.T, f *fixture) {
 
 // testLinkedCandidates: a candidate query asking for linked records gets,
 // from a store that reads them, exactly the records the candidates link to
-// (any project or sensitivity: visibility is the Engine's), and with two
-// hops what those link to; or nil from a store that leaves them to the
-// Engine.
+// (any project or sensitivity: visibility is the Engine's), or nil from a
+// store that leaves them to the Engine.
 func testLinkedCandidates(t *testing.T, f *fixture) {
-	far := f.remember(mneme.Record{Text: "the far source"})
-	src := f.remember(mneme.Record{Text: "the source notes", Project: "other", Sensitivity: mneme.Secret,
-		Links: []mneme.Link{{Type: mneme.LinkDerivedFrom, Target: far.ID}}})
+	src := f.remember(mneme.Record{Text: "the source notes", Project: "other", Sensitivity: mneme.Secret})
 	peer := f.remember(mneme.Record{Text: "a peer decision"})
 	f.remember(mneme.Record{Text: "release calendar summary", Links: []mneme.Link{
 		{Type: mneme.LinkDerivedFrom, Target: src.ID}, {Type: mneme.LinkRelatesTo, Target: peer.ID}}})
 	f.remember(mneme.Record{Text: "release calendar unlinked"})
-	for hops, want := range [][]string{nil, {src.ID, peer.ID}, {src.ID, peer.ID, far.ID}} {
+	for _, asked := range []bool{false, true} {
 		got, err := f.eng.Store().Candidates(f.ctx, mneme.CandidateQuery{Terms: textnorm.Terms("release calendar"), K: 5,
-			Filter: f.filter(mneme.Filter{Clearance: mneme.Secret}), LinkHops: hops})
+			Filter: f.filter(mneme.Filter{Clearance: mneme.Secret}), Linked: asked})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got.List) != 2 {
-			t.Fatalf("%d hops: %d candidates, want 2", hops, len(got.List))
+			t.Fatalf("linked %v: %d candidates, want 2", asked, len(got.List))
 		}
 		var ids []string
 		for _, r := range got.Linked {
 			ids = append(ids, r.ID)
 		}
 		slices.Sort(ids)
+		want := []string{src.ID, peer.ID}
 		slices.Sort(want)
 		switch {
-		case hops == 0 && got.Linked != nil:
+		case !asked && got.Linked != nil:
 			t.Fatalf("linked records %v not asked for", ids)
-		case hops > 0 && got.Linked != nil && !slices.Equal(ids, want):
-			t.Fatalf("%d hops: linked records %v, want %v", hops, ids, want)
+		case asked && got.Linked != nil && !slices.Equal(ids, want):
+			t.Fatalf("linked records %v, want %v", ids, want)
 		}
 	}
 }
