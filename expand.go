@@ -24,12 +24,13 @@ type near struct {
 // records keep their hit's score, are ones the caller may read, visible
 // under the query's filter of project, clearance and expiry, and appear
 // once.
-func (e *Engine) expand(ctx context.Context, q *Query, hits []Hit) ([]Hit, error) {
+// known holds records read already (the search's link targets), by id.
+func (e *Engine) expand(ctx context.Context, q *Query, hits []Hit, known map[string]*Record) ([]Hit, error) {
 	seen := make(map[string]bool, len(hits))
 	for _, h := range hits {
 		seen[h.ID] = true
 	}
-	linked, err := e.linked(ctx, hits)
+	linked, err := e.getKnown(ctx, linkTargets(hitRecords(hits)), known)
 	if err != nil {
 		return nil, err
 	}
@@ -97,15 +98,6 @@ func (e *Engine) around(ctx context.Context, q *Query, r *Record, linked map[str
 		}
 	}
 	return append(out, older...), nil
-}
-
-// linked reads the targets of the hits' links, in one store call.
-func (e *Engine) linked(ctx context.Context, hits []Hit) (map[string]*Record, error) {
-	targets := linkTargets(hitRecords(hits))
-	if len(targets) == 0 {
-		return nil, nil
-	}
-	return e.getMany(ctx, targets)
 }
 
 func expandedHit(q *Query, from Hit, r *Record, rel string) Hit {

@@ -159,15 +159,17 @@ func (s Scope) seesAll() bool { return len(s.Projects) == 0 && s.Reads() == Secr
 // or that are gone: a link must not tell a record's id to a caller from
 // whom the record is hidden. One store call for all of recs.
 func (e *Engine) hideLinks(ctx context.Context, recs []*Record) error {
+	return e.hideLinksKnown(ctx, recs, nil)
+}
+
+// hideLinksKnown is hideLinks reading only the targets known (records
+// read already, by id) does not hold.
+func (e *Engine) hideLinksKnown(ctx context.Context, recs []*Record, known map[string]*Record) error {
 	sc := ScopeFrom(ctx)
 	if sc.seesAll() {
 		return nil
 	}
-	targets := linkTargets(recs)
-	if len(targets) == 0 {
-		return nil
-	}
-	found, err := e.getMany(ctx, targets)
+	found, err := e.getKnown(ctx, linkTargets(recs), known)
 	if err != nil {
 		return err
 	}
@@ -191,6 +193,37 @@ func (e *Engine) hideLinks(ctx context.Context, recs []*Record) error {
 		}
 	}
 	return nil
+}
+
+// getKnown returns the records with the given ids, reading those known
+// (records read already, by id) does not hold.
+func (e *Engine) getKnown(ctx context.Context, ids []string, known map[string]*Record) (map[string]*Record, error) {
+	var todo []string
+	out := make(map[string]*Record, len(ids))
+	for _, id := range ids {
+		if r := known[id]; r != nil {
+			out[id] = r
+		} else {
+			todo = append(todo, id)
+		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	more, err := e.getMany(ctx, todo)
+	for id, r := range more {
+		out[id] = r
+	}
+	return out, err
+}
+
+// knownRecords indexes recs by id.
+func knownRecords(recs []*Record) map[string]*Record {
+	out := make(map[string]*Record, len(recs))
+	for _, r := range recs {
+		out[r.ID] = r
+	}
+	return out
 }
 
 // getMany reads the records with the given ids, in one call when the

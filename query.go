@@ -120,6 +120,10 @@ type CandidateQuery struct {
 	Vector []float32 // from the home's embedder, unit length; nil: no vector lane
 	Filter Filter
 	K      int
+	// Linked asks for the records the candidates link to as well (see
+	// Candidates.Linked), for expansion and for hiding links, when the
+	// store can read them in the same round trip. A store may ignore it.
+	Linked bool
 }
 
 // Candidates is what a candidate query found.
@@ -131,6 +135,10 @@ type Candidates struct {
 	// left behind by an interrupted reindex). Counted when the vector lane
 	// runs (Vector set), else 0.
 	Unembedded int
+	// Linked holds the records the candidates' links point to, when the
+	// query asked for them and the store read them (nil: not read; the
+	// Engine reads what it needs). Unfiltered: visibility is the Engine's.
+	Linked []*Record
 }
 
 // Candidate is a record with what each lane that ran says about it. Every

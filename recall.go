@@ -272,7 +272,8 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	res := &Result{Mode: q.Mode, Cache: st}
 	// The lexical lane weighs each term by its frequency in the query, as
 	// BM25 does; the other stages read the distinct terms.
-	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K}
+	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K,
+		Linked: q.Expand > 0 || !ScopeFrom(ctx).seesAll()} // expansion and hiding read link targets
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
 		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
 	}
@@ -314,13 +315,14 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		res.Weak = fmt.Sprintf("the filter left %d records and none has a query word or a meaning at the match floor (%g): these are its best", len(found.List), q.prof.MatchFloor)
 	}
 	stage("rank")
+	known := knownRecords(found.Linked)
 	if q.Expand > 0 {
-		if hits, err = e.expand(ctx, &q, hits); err != nil {
+		if hits, err = e.expand(ctx, &q, hits, known); err != nil {
 			return nil, err
 		}
 		stage("expand")
 	}
-	if err := e.hideLinks(ctx, hitRecords(hits)); err != nil {
+	if err := e.hideLinksKnown(ctx, hitRecords(hits), known); err != nil {
 		return nil, err
 	}
 	res.Hits = hits

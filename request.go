@@ -33,9 +33,12 @@ type RecallRequest struct {
 	Report            bool       `json:"report,omitempty"` // add a content-free quality report
 	IncludeSuperseded bool       `json:"include_superseded,omitempty"`
 
-	Mode     Mode    `json:"mode,omitempty"`
-	Fusion   Fusion  `json:"fusion,omitempty"`
-	Alpha    float64 `json:"alpha,omitempty"`
+	Mode   Mode    `json:"mode,omitempty"`
+	Fusion Fusion  `json:"fusion,omitempty"`
+	Alpha  float64 `json:"alpha,omitempty"`
+	// Profile names a ranking profile of config.json's ranking.profiles
+	// (Query.Profile); an unknown one is refused, naming the known ones.
+	Profile  string  `json:"profile,omitempty"`
 	MinScore float64 `json:"min_score,omitempty"`
 	// IncludeUnmatched also returns hits without evidence (Query).
 	IncludeUnmatched bool         `json:"include_unmatched,omitempty"`
@@ -129,7 +132,7 @@ func (r *RecallRequest) ToQuery(now time.Time, clearance Sensitivity) (Query, er
 	q := Query{Text: r.Query, K: int(r.K), Explain: r.Explain, Report: r.Report, Filter: Filter{
 		Project: r.Project, Types: r.Types, Kinds: r.Kinds, Tags: r.Tags, AllTags: r.AllTags, Meta: r.Meta, Statuses: r.Statuses,
 		SessionID: r.Session, RunID: r.Run, IncludeSuperseded: r.IncludeSuperseded, Clearance: clearance},
-		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, NoFeedback: r.NoFeedback, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
+		Mode: r.Mode, Fusion: r.Fusion, Alpha: r.Alpha, Profile: r.Profile, MinScore: r.MinScore, IncludeUnmatched: r.IncludeUnmatched, NoFeedback: r.NoFeedback, Rerank: r.Rerank, MMR: r.MMR, Expand: r.Expand}
 	if q.K == 0 {
 		q.K = DefaultK
 	}

@@ -12,7 +12,7 @@ import (
 // or a nested object's (named by its path).
 func TestUnknownFieldLists(t *testing.T) {
 	recall := "id, query, project, types, kinds, tags, all_tags, meta, statuses, since, until, session, run, k, explain, report, include_superseded, " +
-		"mode, fusion, alpha, min_score, include_unmatched, no_feedback, rerank, mmr, expand, half_life, hyde"
+		"mode, fusion, alpha, profile, min_score, include_unmatched, no_feedback, rerank, mmr, expand, half_life, hyde"
 	pkg := "text, groups, citations, dropped, budget, tokens_used, tokenizer, compression_ratio, candidates, reusable_budget, mode, degraded, degraded_reason, stages, hyde, cache_status, took_ms, report"
 	for _, c := range []struct {
 		name string

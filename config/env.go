@@ -25,14 +25,8 @@ const (
 // naming its variable.
 func (c *Config) fromEnv() error {
 	env := func(name string) string { return strings.TrimSpace(c.getenv(name)) }
-	c.Embedder.URL = cmp.Or(env(EnvEmbedderURL), c.Embedder.URL)
-	c.Embedder.Model = cmp.Or(env(EnvEmbedderModel), c.Embedder.Model)
-	if v := env(EnvEmbedderDim); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 65536 {
-			return mneme.Invalid("%s=%q is not a dimension: give the embedding model's output size as a whole number, like 384 or 768 (or unset it to use embedder.dim in %s)", EnvEmbedderDim, mneme.Clip(v), FileName)
-		}
-		c.Embedder.Dim = n
+	if err := c.embedderEnv(&c.Embedder); err != nil {
+		return err
 	}
 	c.LLM = c.File.LLM
 	c.LLM.Provider = cmp.Or(env(EnvLLMProvider), c.LLM.Provider)
@@ -44,4 +38,45 @@ func (c *Config) fromEnv() error {
 		return mneme.Invalid("%s=%q is not a language model provider: use ollama or openai (any OpenAI-compatible chat API)", EnvLLMProvider, mneme.Clip(p))
 	}
 	return nil
+}
+
+// embedderEnv sets on e what the environment says of the embedder.
+func (c *Config) embedderEnv(e *Embedder) error {
+	env := func(name string) string { return strings.TrimSpace(c.getenv(name)) }
+	e.URL = cmp.Or(env(EnvEmbedderURL), e.URL)
+	e.Model = cmp.Or(env(EnvEmbedderModel), e.Model)
+	if v := env(EnvEmbedderDim); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 65536 {
+			return mneme.Invalid("%s=%q is not a dimension: give the embedding model's output size as a whole number, like 384 or 768 (or unset it to use embedder.dim in %s)", EnvEmbedderDim, mneme.Clip(v), FileName)
+		}
+		e.Dim = n
+	}
+	return nil
+}
+
+// AdoptEmbedder makes config.json name the embedder this run uses, when
+// it names one (else the home's recorded embedder applies already): after
+// `mneme reindex --embedder X` switched the home, so that the next run
+// agrees with it. The file is read again and written atomically; its
+// other settings are kept. The old entry's URL, model and dimension
+// belonged to the old provider: a new provider keeps only what the
+// environment gives.
+func (c *Config) AdoptEmbedder() error {
+	f, err := ReadFile(c.Home)
+	if err != nil || f.Embedder.Provider == "" {
+		return err
+	}
+	e := c.Embedder
+	if e.Provider != f.Embedder.Provider {
+		e = Embedder{Provider: e.Provider}
+		if err := c.embedderEnv(&e); err != nil {
+			return err
+		}
+	}
+	if e == f.Embedder {
+		return nil
+	}
+	f.Embedder = e
+	return WriteFile(c.Home, f)
 }

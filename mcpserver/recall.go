@@ -35,6 +35,7 @@ type recallInput struct {
 	Mode              string             `json:"mode,omitempty" enum:"hybrid,vector,lexical" mcp:"option"`
 	Fusion            string             `json:"fusion,omitempty" enum:"weighted,rrf" mcp:"option"`
 	Alpha             float64            `json:"alpha,omitempty" mcp:"option"`
+	Profile           string             `json:"profile,omitempty" mcp:"option"`
 	MinScore          float64            `json:"min_score,omitempty" mcp:"option"`
 	ScoreThreshold    float64            `json:"score_threshold,omitempty" mcp:"alias"`
 	IncludeUnmatched  bool               `json:"include_unmatched,omitempty" mcp:"option"`
@@ -59,7 +60,7 @@ type timeRange struct {
 // request maps the input, aliases resolved, onto the shared request.
 func (in *recallInput) request() (mneme.RecallRequest, error) {
 	r := mneme.RecallRequest{Kinds: in.Kinds, Tags: in.Tags, AllTags: in.AllTags, Meta: in.Meta, Statuses: statuses(in.Statuses), Mode: mneme.Mode(in.Mode),
-		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
+		Fusion: mneme.Fusion(in.Fusion), Alpha: in.Alpha, Profile: in.Profile, Rerank: in.Rerank, MMR: in.MMR, Expand: in.Expand,
 		HalfLife: in.HalfLife, HyDE: in.HyDE, IncludeUnmatched: in.IncludeUnmatched, NoFeedback: in.NoFeedback, Explain: in.Explain, Report: in.Report, IncludeSuperseded: in.IncludeSuperseded,
 		Session: in.Session, Run: in.Run}
 	var tr timeRange

@@ -104,7 +104,7 @@ func (w *writer) importEach(recs []*mneme.Record, res *mneme.WriteResult) error 
 var insertColumns = []string{"id", "project", "type", "kind", "title", "text", "tags",
 	"source_uri", "source_line_start", "source_line_end", "source_parent", "source_chunk",
 	"occurred_at", "created_at", "updated_at", "expires_at", "key", "status", "provenance",
-	"sensitivity", "session_id", "run_id", "speaker", "links", "content_hash", "meta", "promotions", "event_at"}
+	"sensitivity", "session_id", "run_id", "speaker", "links", "content_hash", "meta", "promotions", "event_at", "meta_forms"}
 
 // copyIn inserts new records with COPY and marks them, and the session
 // turns beside them, for re-indexing.

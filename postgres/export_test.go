@@ -1,6 +1,13 @@
 package postgres
 
-import "github.com/mneme-ai/mneme"
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mneme-ai/mneme"
+)
 
 // VectorTable names the table holding info's vectors, for tests.
 func VectorTable(info mneme.EmbedderInfo) string { return spaceOf(info).table }
@@ -26,3 +33,14 @@ func SetVectorExtension(name string) func() {
 // ImpactConstants are the k1·(1 − b) and k1·b / 40 postings_impact orders
 // postings with.
 func ImpactConstants() (k0, c float64) { return impactK0, impactC }
+
+// MetaEstimate reads the statistics afresh and returns what they say of
+// how many records pass f's meta conditions (false: they do not say).
+func MetaEstimate(ctx context.Context, s *Store, f mneme.Filter) (float64, bool, error) {
+	s.meta.at = time.Time{}
+	b := &pgx.Batch{}
+	s.meta.estimate(f, b)
+	err := s.tx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, b).Close() })
+	est, ok := s.meta.estimate(f, &pgx.Batch{})
+	return est, ok, err
+}

@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -96,25 +95,6 @@ func where(f mneme.Filter, a *args) string {
 		return "true"
 	}
 	return strings.Join(conds, " AND ")
-}
-
-// metaCondition renders one meta condition as containment tests, one per
-// typed form of its value (see mneme.MetaMatch.Forms), which the GIN index
-// records_meta answers.
-func metaCondition(m mneme.MetaMatch, a *args) string {
-	var parts []string
-	for _, form := range m.Forms() {
-		key, typ, text := mneme.SplitMetaForm(form)
-		var v json.RawMessage
-		if typ == 's' {
-			v, _ = json.Marshal(text)
-		} else {
-			v = json.RawMessage(text) // a canonical number, true or false
-		}
-		obj, _ := json.Marshal(map[string]json.RawMessage{key: v})
-		parts = append(parts, "r.meta::jsonb @> "+a.add(string(obj))+"::jsonb")
-	}
-	return "(" + strings.Join(parts, " OR ") + ")"
 }
 
 // List returns a page of records passing f, newest id first.

@@ -50,6 +50,7 @@ type Store struct {
 	host   string // host:port, for messages
 	schema string
 	bulk   atomic.Bool // in BulkLoad: writes leave postings to its end
+	meta   metaStats   // what the statistics say of meta filters
 }
 
 var (
@@ -208,6 +209,11 @@ func applyMigrations(ctx context.Context, tx pgx.Tx, names []string, from int) e
 		}
 		if _, err := tx.Exec(ctx, string(body)); err != nil {
 			return fmt.Errorf("migration %s: %w", names[i], err)
+		}
+		if step := afterMigration[names[i]]; step != nil {
+			if err := step(ctx, tx); err != nil {
+				return fmt.Errorf("migration %s: %w", names[i], err)
+			}
 		}
 	}
 	if _, err := tx.Exec(ctx, "DELETE FROM schema_version"); err != nil {

@@ -59,7 +59,8 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-// values returns r's column values in the order of columns, then event_at.
+// values returns r's column values in the order of columns, then event_at
+// and meta_forms.
 func values(r *mneme.Record) []any {
 	links, _ := json.Marshal(r.Links)
 	if r.Links == nil {
@@ -83,20 +84,20 @@ func values(r *mneme.Record) []any {
 		uri, lineStart, lineEnd, parent, chunk,
 		toNullNanos(r.OccurredAt), r.CreatedAt.UnixNano(), r.UpdatedAt.UnixNano(), toNullNanos(r.ExpiresAt),
 		r.Key, string(r.Status), string(r.Provenance), string(r.Sensitivity), r.SessionID, r.RunID, r.Speaker,
-		string(links), r.ContentHash, meta, mneme.MarshalPromotions(r.Promotions), r.EventTime().UnixNano()}
+		string(links), r.ContentHash, meta, mneme.MarshalPromotions(r.Promotions), r.EventTime().UnixNano(), metaFormsOf(r.Meta)}
 }
 
 const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, tags,
 	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
 	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
-	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at)
-	VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28)
+	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at, meta_forms)
+	VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29)
 	RETURNING rid`
 
 const updateSQL = `UPDATE records SET project=$2, type=$3, kind=$4, title=$5, text=$6, tags=$7,
 	source_uri=$8, source_line_start=$9, source_line_end=$10, source_parent=$11, source_chunk=$12,
 	occurred_at=$13, created_at=$14, updated_at=$15, expires_at=$16, key=$17, status=$18, provenance=$19,
-	sensitivity=$20, session_id=$21, run_id=$22, speaker=$23, links=$24, content_hash=$25, meta=$26, promotions=$27, event_at=$28
+	sensitivity=$20, session_id=$21, run_id=$22, speaker=$23, links=$24, content_hash=$25, meta=$26, promotions=$27, event_at=$28, meta_forms=$29
 	WHERE id=$1 RETURNING rid`
 
 func toNullNanos(t *time.Time) *int64 {

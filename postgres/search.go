@@ -30,7 +30,7 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		w := &search{ctx: ctx, tx: tx, q: q}
+		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta}
 		var err error
 		out, err = w.run()
 		return err
@@ -43,12 +43,14 @@ type search struct {
 	ctx     context.Context
 	tx      pgx.Tx
 	q       mneme.CandidateQuery
-	sp      *vectorSpace // the home's vectors; nil: no vector lane
-	lex     *lexQuery    // nil: no lexical lane
-	narrow  bool         // the filter says more than which records are visible
-	passing int          // records passing a narrow filter, counted up to exactBelow+1
-	exact   bool         // few enough pass it to score them one by one
-	pending int64        // records that may have a vector but have none, over all
+	stats   *metaStats      // the store's, for meta filters
+	sp      *vectorSpace    // the home's vectors; nil: no vector lane
+	lex     *lexQuery       // nil: no lexical lane
+	narrow  bool            // the filter says more than which records are visible
+	passing int             // records passing a narrow filter, counted up to exactBelow+1
+	exact   bool            // few enough pass it to score them one by one
+	pending int64           // records that may have a vector but have none, over all
+	linked  []*mneme.Record // what the candidates link to, if asked for
 }
 
 // vecHit is a record's cosine similarity to the query vector.
@@ -80,6 +82,7 @@ func (w *search) run() (mneme.Candidates, error) {
 	if out.List, err = w.merge(lex, vec); err != nil {
 		return out, err
 	}
+	out.Linked = w.linked
 	if w.q.Vector != nil {
 		out.Unembedded, err = w.unembedded()
 	}
@@ -111,6 +114,12 @@ func (w *search) plan() error {
 		})
 	}
 	if w.narrow = narrow(w.q.Filter); w.narrow {
+		w.passing = -1
+		if est, ok := w.stats.estimate(w.q.Filter, b); ok && est > 1.5*float64(exactBelow) {
+			w.passing = int(est) // clearly too many to score one by one: not counted
+		}
+	}
+	if w.passing < 0 {
 		a := args{}
 		cond := where(w.q.Filter, &a)
 		b.Queue(fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM records r WHERE %s LIMIT %d) x", cond, exactBelow+1), a...).
@@ -243,7 +252,7 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 			return nil, err
 		}
 	}
-	recs, err := byRid(w.ctx, w.tx, rids)
+	recs, err := w.records(rids)
 	if err != nil {
 		return nil, err
 	}
@@ -302,6 +311,35 @@ func (w *search) unembedded() (int, error) {
 	var n int
 	err := w.tx.QueryRow(w.ctx, "SELECT count(*) FROM records r WHERE "+cond, a...).Scan(&n)
 	return n, err
+}
+
+// linkedSQL reads the records that the records $1 (rids) link to.
+const linkedSQL = `SELECT ` + columns + ` FROM records r WHERE r.id IN
+	(SELECT l->>'target' FROM records c CROSS JOIN LATERAL
+	jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE c.rid = ANY($1))`
+
+// records fetches the candidates' records, and the records they link to
+// when the query asks for them (in the same round trip).
+func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
+	if !w.q.Linked {
+		return byRid(w.ctx, w.tx, rids)
+	}
+	out := make(map[int64]*mneme.Record, len(rids))
+	b := &pgx.Batch{}
+	b.Queue("SELECT r.rid, "+columns+" FROM records r WHERE r.rid = ANY($1)", rids).Query(func(rows pgx.Rows) error {
+		return forRows(rows, func() error {
+			var rid int64
+			r, err := scanRecord(rows, &rid)
+			out[rid] = r
+			return err
+		})
+	})
+	b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
+		var err error
+		w.linked, err = collect(rows)
+		return err
+	})
+	return out, w.tx.SendBatch(w.ctx, b).Close()
 }
 
 // byRid fetches the records with the given rids.

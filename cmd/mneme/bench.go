@@ -69,7 +69,6 @@ func runBench(a *app, args []string) error {
 	split := fs.String("split", "test", "beir: the judged queries to ask: test, dev or train")
 	long := fs.Bool("long", false, "beir: ask with documents instead (long queries): for each judged query of the split, its first document judged most relevant asks for the others judged for that query, itself left out")
 	embedded := fs.Float64("embedded", 1, "fraction of the records to embed, the rest stored without a vector as by import --embedder none (a partly embedded home)")
-	profile := fs.String("profile", "", "rank by this ranking profile of config.json (default: the home's)")
 	var sweep listFlag
 	fs.Var(&sweep, "sweep", "measure each mode once per value of a ranking profile field: FIELD=V1,V2,... (like date_boost=0.1,0.2,0.3)")
 	pos, err := a.parse(fs, args)
@@ -109,7 +108,7 @@ func runBench(a *app, args []string) error {
 	if err := a.benchStore(); err != nil {
 		return err
 	}
-	profiles, err := a.sweepProfiles(*profile, sweep)
+	profiles, err := a.sweepProfiles(o.profile, sweep)
 	if err != nil {
 		return err
 	}
@@ -133,7 +132,7 @@ func runBench(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
-	ms = sweepModes(ms, *profile, sweep)
+	ms = sweepModes(ms, o.profile, sweep)
 	w := &benchWriter{eng: eng, embedded: *embedded}
 	var rep *benchReport
 	if pos[0] == "locomo" {

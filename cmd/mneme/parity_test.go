@@ -29,7 +29,11 @@ type surface interface {
 // the same refusals from all three.
 func TestSurfaceParity(t *testing.T) {
 	t.Setenv("MNEME_EMBEDDER", "hash")
-	surfaces := map[string]surface{"cli": &cliSurface{home: t.TempDir()}, "http": &httpSurface{serve(t, t.TempDir())}, "mcp": newMCPSurface(t)}
+	// Each home names a ranking profile a request may choose.
+	ranking := `"ranking":{"profiles":{"rrf":{"fusion":"rrf"}}}`
+	surfaces := map[string]surface{"cli": &cliSurface{home: homeWith(t, "{"+ranking+"}")},
+		"http": &httpSurface{serve(t, homeWith(t, "{"+ranking+"}"))},
+		"mcp":  mcpSurfaceAt(t, homeWith(t, `{"mcp":{"tools":"all"},`+ranking+"}"))}
 	ids := map[string]map[string]string{} // surface -> name -> id
 	for name := range surfaces {
 		ids[name] = map[string]string{}
@@ -77,6 +81,11 @@ func TestSurfaceParity(t *testing.T) {
 		{"link", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""}, // unchanged
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 1, "expand": 1, "explain": true}), ""},
 		{"unlink", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""},
+		// A ranking profile of config.json chosen per request; an unknown one is refused.
+		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 2, "profile": "rrf", "explain": true}), ""},
+		{"context", "", fixed(args{"query": "when do deploys go out", "project": "shop", "budget": 200, "profile": "rrf"}), ""},
+		{"recall", "", fixed(args{"query": "deploys", "profile": "nope"}), "EINVALID"},
+		{"context", "", fixed(args{"query": "deploys", "profile": "nope"}), "EINVALID"},
 		{"prune", "", fixed(args{"project": "shop", "statuses": []string{"published"}, "dry_run": true}), ""},
 		{"prune", "", fixed(args{"project": "shop", "expired": true}), ""},
 		{"forget", "", fixed(args{"project": "shop", "kinds": []string{"decision"}, "dry_run": true}), ""},
@@ -142,10 +151,22 @@ func TestSurfaceParity(t *testing.T) {
 		if os.Getenv("PARITY_LOG") != "" {
 			t.Logf("step %d %s: %.600s", i, st.op, results["cli"])
 		}
+		if st.in != nil && st.in(nil)["profile"] == "rrf" && st.op == "recall" && !strings.Contains(results["cli"], `"fusion":"rrf"`) {
+			t.Errorf("step %d: the rrf profile was not used: %.600s", i, results["cli"])
+		}
 		if results["cli"] != results["http"] || results["cli"] != results["mcp"] {
 			t.Errorf("step %d %s differs:\ncli  %s\nhttp %s\nmcp  %s", i, st.op, results["cli"], results["http"], results["mcp"])
 		}
 	}
+}
+
+// homeWith returns a new home whose config.json is cfg.
+func homeWith(t *testing.T, cfg string) string {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return home
 }
 
 func fixed(a args) func(map[string]string) args { return func(map[string]string) args { return a } }
@@ -176,10 +197,14 @@ func normalise(t *testing.T, op string, out any, ids map[string]string) string {
 				case "created_at", "updated_at", "took_ms", "content_hash", "context", "used_filters", "next_cursor", "stages",
 					"at", "by": // a promotion's time, and who: the local user on the CLI, the token elsewhere
 					continue
-				case "explain": // only how an expanded hit relates to its hit
-					if e, ok := x.(map[string]any); ok && e["relation"] != nil {
+				case "explain": // only how an expanded hit relates to its hit, and the fusion ranking used
+					e, _ := x.(map[string]any)
+					switch {
+					case e["relation"] != nil:
 						x = args{"relation": e["relation"], "expanded_from": e["expanded_from"]}
-					} else {
+					case e["fusion"] != nil:
+						x = args{"fusion": e["fusion"]}
+					default:
 						continue
 					}
 				case "links": // compared where links are the point

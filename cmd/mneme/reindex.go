@@ -40,6 +40,9 @@ func runReindex(a *app, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := a.cfg.AdoptEmbedder(); err != nil { // config.json names the home's embedder, as it did before
+		return mneme.Prefix("the home switched to "+res.Embedder.ID()+", but config.json still names the old embedder", err)
+	}
 	if a.json {
 		return a.printJSON(struct {
 			mneme.ReindexResult

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/internal/skips"
 )
 
@@ -137,5 +138,44 @@ func TestReindexKilled(t *testing.T) {
 	}
 	if got := homeSets(t, home); got != "minilm true 1000/1000" {
 		t.Fatalf("sets after the resumed reindex: %s", got)
+	}
+}
+
+// TestReindexRewritesConfig: on a home whose config.json names its
+// embedder, `reindex --embedder X` rewrites that entry at the switch (the
+// rest of the file kept), so the next run without --embedder agrees with
+// the home; a refused reindex leaves the file as it was.
+func TestReindexRewritesConfig(t *testing.T) {
+	home := t.TempDir()
+	cfg := filepath.Join(home, "config.json")
+	os.WriteFile(cfg, []byte(`{"embedder":{"provider":"hash","dim":64},"recall":{"mmr":0.7}}`), 0o600)
+	for i := range 4 {
+		ok(t, home, "remember", fmt.Sprintf("release note %d: the train leaves on Tuesdays", i))
+	}
+	before, _ := os.ReadFile(cfg)
+	if r := mneme(t, home, "", "reindex", "--embedder", "ollama"); r.code != 2 {
+		t.Fatalf("reindex to an embedder that is not set up: exit %d: %s", r.code, r.stderr)
+	}
+	if after, _ := os.ReadFile(cfg); string(after) != string(before) {
+		t.Fatalf("a refused reindex changed config.json:\n%s", after)
+	}
+	ok(t, home, "reindex", "--embedder", "minilm")
+	f, err := config.ReadFile(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Embedder != (config.Embedder{Provider: "minilm"}) || f.Recall.MMR != 0.7 {
+		t.Fatalf("config.json after the switch: %+v, recall %+v", f.Embedder, f.Recall)
+	}
+	if got := homeSets(t, home); got != "minilm true 4/4" {
+		t.Fatalf("sets after the switch: %s", got)
+	}
+	// The next run, without --embedder, agrees with the home.
+	if rec := decode[struct{ Degraded bool }](t, ok(t, home, "recall", "when does the train leave", "--json")); rec.Degraded {
+		t.Fatal("recall after the switch is degraded")
+	}
+	ok(t, home, "remember", "release note 5: the train leaves on Fridays")
+	if got := homeSets(t, home); got != "minilm true 5/5" {
+		t.Fatalf("sets after a write: %s", got)
 	}
 }

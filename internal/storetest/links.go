@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
 // Typed links (issue 27, 1): link and unlink under the rules of an update,
@@ -215,6 +216,41 @@ func testExpandLinks(t *testing.T, f *fixture) {
 	for id, rel := range want {
 		if got[id] != rel {
 			t.Fatalf("expanded %v, want %v", got, want)
+		}
+	}
+}
+
+// testLinkedCandidates: a candidate query asking for linked records gets,
+// from a store that reads them, exactly the records the candidates link to
+// (any project or sensitivity: visibility is the Engine's), or nil from a
+// store that leaves them to the Engine.
+func testLinkedCandidates(t *testing.T, f *fixture) {
+	src := f.remember(mneme.Record{Text: "the source notes", Project: "other", Sensitivity: mneme.Secret})
+	peer := f.remember(mneme.Record{Text: "a peer decision"})
+	f.remember(mneme.Record{Text: "release calendar summary", Links: []mneme.Link{
+		{Type: mneme.LinkDerivedFrom, Target: src.ID}, {Type: mneme.LinkRelatesTo, Target: peer.ID}}})
+	f.remember(mneme.Record{Text: "release calendar unlinked"})
+	for _, asked := range []bool{false, true} {
+		got, err := f.eng.Store().Candidates(f.ctx, mneme.CandidateQuery{Terms: textnorm.Terms("release calendar"), K: 5,
+			Filter: f.filter(mneme.Filter{Clearance: mneme.Secret}), Linked: asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.List) != 2 {
+			t.Fatalf("linked %v: %d candidates, want 2", asked, len(got.List))
+		}
+		var ids []string
+		for _, r := range got.Linked {
+			ids = append(ids, r.ID)
+		}
+		slices.Sort(ids)
+		want := []string{src.ID, peer.ID}
+		slices.Sort(want)
+		switch {
+		case !asked && got.Linked != nil:
+			t.Fatalf("linked records %v not asked for", ids)
+		case asked && got.Linked != nil && !slices.Equal(ids, want):
+			t.Fatalf("linked records %v, want %v", ids, want)
 		}
 	}
 }

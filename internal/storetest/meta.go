@@ -22,6 +22,8 @@ func testMetaFilters(t *testing.T, f *fixture) {
 		`{"tenant":{"name":"acme"}}`,
 		`{"tenant":"ACME","phase":"beta"}`,
 		`{"tenant":null,"draft":"true"}`,
+		`{"path":"C:\\0"}`,    // a backslash and a zero
+		`{"path":"C:\u0000"}`, // a NUL, which a store must keep apart from the above
 	}
 	var recs []*mneme.Record
 	for i, m := range metas {
@@ -57,6 +59,7 @@ func testMetaFilters(t *testing.T, f *fixture) {
 		{"no such key", m("domain", "billing"), nil},
 		{"empty value", m("tenant", ""), nil},
 		{"one condition fails", m("tenant", "acme", "phase", "beta"), nil},
+		{"backslash is not NUL", m("path", `C:\0`), []int{8}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -56,6 +56,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"LinkRefused":            testLinkRefused,
 		"HiddenLinkTargets":      testHiddenLinkTargets,
 		"ExpandLinks":            testExpandLinks,
+		"LinkedCandidates":       testLinkedCandidates,
 		"Timeline":               testTimeline,
 	},
 	Search: {
