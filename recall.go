@@ -88,10 +88,14 @@ type Hit struct {
 	// best of what the filter chose (Result.Weak says why).
 	Weak bool `json:"weak,omitempty"`
 
-	// expandedFrom and relation mark a record expansion added (see
-	// Expansion).
-	expandedFrom, relation string
+	// expandedFrom, relation and direction mark a record expansion added
+	// (see Expansion, Direction).
+	expandedFrom, relation, direction string
 }
+
+// Direction is DirIncoming for a record expansion added because it links
+// to its hit, "" otherwise.
+func (h Hit) Direction() string { return h.direction }
 
 // Expansion says, for a record expansion added, the hit it was added for
 // and how it relates to it (before, after, supersedes, or a link's type);
@@ -136,7 +140,8 @@ type Explain struct {
 	Rerank        *RerankExplain `json:"rerank,omitempty"`
 	MMRSimilarity *float64       `json:"mmr_similarity,omitempty"` // to the hits chosen before it
 	ExpandedFrom  string         `json:"expanded_from,omitempty"`
-	Relation      string         `json:"relation,omitempty"` // how an expanded record relates to its hit
+	Relation      string         `json:"relation,omitempty"`  // how an expanded record relates to its hit
+	Direction     string         `json:"direction,omitempty"` // "incoming": the expanded record links to its hit by Relation
 }
 
 // Result is the answer to a recall.

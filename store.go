@@ -291,3 +291,21 @@ type BatchGetter interface {
 	// particular order.
 	GetMany(ctx context.Context, ids []string) ([]*Record, error)
 }
+
+// LinkIndex is an optional role: a store that indexes links by target, so
+// expansion brings the records linking TO a hit (a source's summary) as
+// well as those its own links name.
+type LinkIndex interface {
+	// IncomingLinks returns, for each of targets, up to per of the
+	// records that link to it (newest first), each in its target's
+	// project and passing f (Project, Clearance, Now, IncludeExpired and
+	// IncludeSuperseded are read), with the link's relation. A record
+	// linking to a target by two relations comes once per relation.
+	IncomingLinks(ctx context.Context, targets []string, f Filter, per int) ([]Incoming, error)
+}
+
+// Incoming is a record that links to Target by Rel.
+type Incoming struct {
+	Target, Rel string
+	Record      *Record
+}

@@ -72,9 +72,12 @@ type Item struct {
 	Status mneme.Status `json:"status,omitempty"`
 	// ExpandedFrom and Relation mark a memory expansion added (expand):
 	// the hit it was added for, and how it relates to it (before, after,
-	// supersedes, or a link's type: derived_from, relates_to, follows).
+	// supersedes, or a link's type: derived_from, relates_to, follows);
+	// Direction "incoming" when the memory links to its hit by Relation
+	// (a summary derived from the hit), "" when the hit links to it.
 	ExpandedFrom string `json:"expanded_from,omitempty"`
 	Relation     string `json:"relation,omitempty"`
+	Direction    string `json:"direction,omitempty"`
 }
 
 // Span is a byte range of a record's text, copied into the package.

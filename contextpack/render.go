@@ -125,6 +125,7 @@ func (pkg *Package) render(kept []*candidate) {
 				it.Status = r.Status
 			}
 			it.ExpandedFrom, it.Relation = c.hit.Expansion()
+			it.Direction = c.hit.Direction()
 			it.Whole = strings.TrimSpace(r.Text) == c.line
 			sum := mneme.TextHash(r.Text)
 			for i, s := range c.spans {

@@ -57,6 +57,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"HiddenLinkTargets":      testHiddenLinkTargets,
 		"ExpandLinks":            testExpandLinks,
 		"LinkedCandidates":       testLinkedCandidates,
+		"IncomingLinks":          testIncomingLinks,
 		"Timeline":               testTimeline,
 	},
 	Search: {
