@@ -29,7 +29,8 @@ func TestMetaFormsBackfill(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to schema version 9, as it left the records.
-	for _, q := range []string{"ALTER TABLE records DROP COLUMN meta_forms",
+	for _, q := range []string{"DROP TABLE record_links", "DROP FUNCTION record_links_sync() CASCADE", // 0011
+		"ALTER TABLE records DROP COLUMN meta_forms",
 		"CREATE INDEX records_meta ON records USING gin ((meta::jsonb) jsonb_path_ops)",
 		"UPDATE schema_version SET version = 9"} {
 		if _, err := s.Pool().Exec(ctx, q); err != nil {
