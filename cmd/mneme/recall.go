@@ -148,6 +148,9 @@ func headline(r *mneme.Record) string {
 // explainLine is the one-line text form of a hit's explanation.
 func explainLine(e *mneme.Explain) string {
 	if e.Retrieval == "expand" {
+		if e.Direction != "" { // the record links to its hit
+			return fmt.Sprintf("expanded: %s (%s) %s", oneLine(e.Relation), e.Direction, e.ExpandedFrom)
+		}
 		return fmt.Sprintf("expanded: %s %s", oneLine(e.Relation), e.ExpandedFrom)
 	}
 	parts := []string{fmt.Sprintf("%s: fused %.3f", e.Retrieval, e.FusedScore)}

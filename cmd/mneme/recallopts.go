@@ -27,7 +27,7 @@ func (o *recallOptions) register(fs *flag.FlagSet) {
 	fs.BoolVar(&o.noFeedback, "no-feedback", false, "no second search with the words of the best hits (a short query over long texts adds them by default)")
 	fs.BoolVar(&o.rerank, "rerank", false, "rerank by phrase match, term coverage, recency and the type the query asks for")
 	fs.Float64Var(&o.mmr, "mmr", 0, "diversify: λ from 0 (most diverse) to 1 (most relevant)")
-	fs.IntVar(&o.expand, "expand", 0, "add up to N records per hit: those its links point to (derived_from, relates_to, follows), turns of its session, chunks of its document, versions it replaced")
+	fs.IntVar(&o.expand, "expand", 0, "add up to N records per hit: those its links point to and those linking to it (derived_from, relates_to, follows), turns of its session, chunks of its document, versions it replaced")
 	fs.StringVar(&o.halfLife, "half-life", "", "weight by recency: a record this old counts half (like 30d)")
 	fs.BoolVar(&o.hyde, "hyde", false, "also embed a hypothetical answer (from the configured LLM, else the best lexical hits)")
 }
