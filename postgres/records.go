@@ -273,8 +273,10 @@ func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteM
 // raiseDerived makes secret what derives from the secret records just
 // written (mneme.RaiseDerived), in the write's transaction.
 func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mneme.WriteResult) error {
-	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func() ([]*mneme.Record, error) {
-		rows, err := w.tx.Query(w.ctx, "SELECT "+columns+" FROM records r WHERE r.links LIKE $1 FOR UPDATE", mneme.DerivedLinkPattern)
+	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func(ids []string) ([]*mneme.Record, error) {
+		// record_links (migrations/0011) names the records deriving from ids.
+		rows, err := w.tx.Query(w.ctx, "SELECT "+columns+` FROM records r WHERE r.rid IN
+			(SELECT source FROM record_links WHERE rel = 'derived_from' AND target = ANY($1)) FOR UPDATE`, ids)
 		if err != nil {
 			return nil, err
 		}

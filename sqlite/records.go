@@ -366,12 +366,22 @@ func (w *writer) put(r *mneme.Record, mode mneme.WriteMode, res *mneme.WriteResu
 // raiseDerived makes secret what derives from the secret records just
 // written (mneme.RaiseDerived), in the write's transaction.
 func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mneme.WriteResult) error {
-	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func() ([]*mneme.Record, error) {
-		rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.links LIKE ?", mneme.DerivedLinkPattern)
-		if err != nil {
-			return nil, err
+	raised, err := mneme.RaiseDerived(recs, mode, res, w.now, func(ids []string) ([]*mneme.Record, error) {
+		var out []*mneme.Record
+		for len(ids) > 0 { // record_links (migrations/0010) names the records deriving from ids
+			n := min(len(ids), 500)
+			rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+` FROM records r WHERE r.seq IN
+				(SELECT source FROM record_links WHERE rel = 'derived_from' AND target IN (`+marks(n)+"))", anys(ids[:n])...)
+			if err != nil {
+				return nil, err
+			}
+			recs, err := collect(rows)
+			if err != nil {
+				return nil, err
+			}
+			out, ids = append(out, recs...), ids[n:]
 		}
-		return collect(rows)
+		return out, nil
 	})
 	for _, d := range raised {
 		if err == nil {
