@@ -21,8 +21,9 @@ func (s *Store) IncomingLinks(ctx context.Context, targets []string, f mneme.Fil
 		args = append(args, per)
 		rows, err := s.db.QueryContext(ctx, `SELECT * FROM (SELECT row_number() OVER (PARTITION BY l.target ORDER BY r.seq DESC) AS n,
 			l.target, l.rel, `+columns+`
-			FROM record_links l JOIN records r ON r.seq = l.source JOIN records t ON t.id = l.target
-			WHERE l.target IN (`+marks(n)+`) AND r.project = t.project AND `+cond+`) WHERE n <= ?`, args...)
+			FROM record_links l CROSS JOIN records r CROSS JOIN records t
+			WHERE l.target IN (`+marks(n)+`) AND r.seq = l.source AND t.id = l.target AND r.project = t.project AND `+cond+`)
+			WHERE n <= ?`, args...) // CROSS JOIN: SQLite keeps this order (from the targets), never a scan of records
 		if err != nil {
 			return nil, translate(err, "read incoming links")
 		}

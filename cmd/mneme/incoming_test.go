@@ -3,8 +3,9 @@ package main_test
 import "testing"
 
 // TestExpandIncoming: through the binary, recall --expand 1 on a source
-// brings the summary derived from it, marked incoming in explain; a secret
-// summary of it is not brought without clearance.
+// brings the summary derived from it, marked incoming in explain and in a
+// context package; a secret summary of it is not brought without
+// clearance.
 func TestExpandIncoming(t *testing.T) {
 	home := t.TempDir()
 	src := decode[writeJSON](t, ok(t, home, "remember", "--embedder", "hash", "ada said the freeze starts monday", "--json")).ID
@@ -32,5 +33,15 @@ func TestExpandIncoming(t *testing.T) {
 		if got[1].ID != tc.want[1] || e.Retrieval != "expand" || e.Relation != "derived_from" || e.Direction != "incoming" || e.ExpandedFrom != src {
 			t.Fatalf("clearance %s: expanded %+v, want %s derived_from, incoming, from %s", tc.clearance, got[1], tc.want[1], src)
 		}
+	}
+	pkg := decode[struct {
+		Items []struct {
+			ID, Relation, Direction string
+			ExpandedFrom            string `json:"expanded_from"`
+		}
+	}](t, ok(t, home, "context", "freeze monday", "--mode", "lexical", "--k", "1", "--expand", "1", "--json"))
+	if len(pkg.Items) != 2 || pkg.Items[1].ID != sum || pkg.Items[1].Relation != "derived_from" ||
+		pkg.Items[1].Direction != "incoming" || pkg.Items[1].ExpandedFrom != src {
+		t.Fatalf("context package items %+v, want the source then %s derived_from, incoming", pkg.Items, sum)
 	}
 }
