@@ -34,14 +34,18 @@ func TestExpandIncoming(t *testing.T) {
 			t.Fatalf("clearance %s: expanded %+v, want %s derived_from, incoming, from %s", tc.clearance, got[1], tc.want[1], src)
 		}
 	}
-	pkg := decode[struct {
-		Items []struct {
-			ID, Relation, Direction string
-			ExpandedFrom            string `json:"expanded_from"`
-		}
-	}](t, ok(t, home, "context", "freeze monday", "--mode", "lexical", "--k", "1", "--expand", "1", "--json"))
-	if len(pkg.Items) != 2 || pkg.Items[1].ID != sum || pkg.Items[1].Relation != "derived_from" ||
-		pkg.Items[1].Direction != "incoming" || pkg.Items[1].ExpandedFrom != src {
-		t.Fatalf("context package items %+v, want the source then %s derived_from, incoming", pkg.Items, sum)
+	type item struct {
+		ID, Relation, Direction string
+		ExpandedFrom            string `json:"expanded_from"`
+	}
+	pkg := decode[struct{ Groups []struct{ Items []item } }](t, ok(t, home, "context", "freeze monday",
+		"--mode", "lexical", "--k", "1", "--expand", "1", "--json"))
+	var items []item
+	for _, g := range pkg.Groups {
+		items = append(items, g.Items...)
+	}
+	want := item{ID: sum, Relation: "derived_from", Direction: "incoming", ExpandedFrom: src}
+	if len(items) != 2 || items[0].ID != src || items[1] != want {
+		t.Fatalf("context package items %+v, want the source then %+v", items, want)
 	}
 }
