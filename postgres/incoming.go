@@ -20,19 +20,22 @@ func (s *Store) IncomingLinks(ctx context.Context, targets []string, f mneme.Fil
 	ts := a.add(targets)
 	cond := where(vis, &a)
 	lim := a.add(per)
-	rows, err := s.pool.Query(ctx, `SELECT * FROM (SELECT row_number() OVER (PARTITION BY l.target ORDER BY r.rid DESC) AS n,
-		l.target, l.rel, `+columns+`
-		FROM record_links l JOIN records r ON r.rid = l.source JOIN records t ON t.id = l.target
-		WHERE l.target = ANY(`+ts+`) AND r.project = t.project AND `+cond+`) x WHERE n <= `+lim, a...)
+	// One index-driven probe per target (LATERAL … LIMIT), newest linker
+	// first along record_links' primary key: never a scan of records.
+	rows, err := s.pool.Query(ctx, `SELECT x.target, x.rel, `+columns+`
+		FROM unnest(`+ts+`::text[]) AS tg(id) JOIN records t ON t.id = tg.id
+		CROSS JOIN LATERAL (SELECT l.target, l.rel, l.source FROM record_links l JOIN records r ON r.rid = l.source
+			WHERE l.target = tg.id AND r.project = t.project AND `+cond+`
+			ORDER BY l.source DESC LIMIT `+lim+`) x
+		JOIN records r ON r.rid = x.source`, a...)
 	if err != nil {
 		return nil, s.translate(err, "read incoming links")
 	}
 	defer rows.Close()
 	var out []mneme.Incoming
 	for rows.Next() {
-		var n int64
 		var in mneme.Incoming
-		if in.Record, err = scanRecord(rows, &n, &in.Target, &in.Rel); err != nil {
+		if in.Record, err = scanRecord(rows, &in.Target, &in.Rel); err != nil {
 			return nil, s.translate(err, "read incoming links")
 		}
 		out = append(out, in)
