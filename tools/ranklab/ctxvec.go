@@ -29,7 +29,7 @@ func ctxvec(args []string) error {
 	gnext, _ := strconv.ParseFloat(args[2], 64)
 	mix, _ := strconv.ParseFloat(args[3], 64) // weight of the context similarity against the turn's own
 	p := rank.Default()
-	sum, n := map[string]float64{}, map[string]float64{}
+	var cats catMeans
 	for i := range qs {
 		q := &qs[i]
 		r := 1.0
@@ -62,17 +62,9 @@ func ctxvec(args []string) error {
 			qq.Found = found
 			r = recallAt(p, &qq, 10)
 		}
-		for _, g := range []string{fmt.Sprint(q.Cat), "all"} {
-			if q.Cat == 5 && g == "all" {
-				continue
-			}
-			sum[g] += r
-			n[g]++
-		}
+		cats.add(q.Cat, r)
 	}
-	for g := range sum {
-		sum[g] /= n[g]
-	}
+	sum := cats.means()
 	fmt.Println(line(fmt.Sprintf("ctx prev %g next %g mix %g", gprev, gnext, mix), sum))
 	return nil
 }

@@ -31,24 +31,16 @@ func nbr(args []string) error {
 	after, before, inject := f(args[2]), f(args[3]), f(args[4])
 	top, _ := strconv.Atoi(args[5])
 	p := rank.Default()
-	sum, n := map[string]float64{}, map[string]float64{}
+	var cats catMeans
 	for i := range qs {
 		q := &qs[i]
 		r := 1.0
 		if len(q.Terms) > 0 {
 			r = nbrRecall(p, q, exists, after, before, inject, top)
 		}
-		for _, g := range []string{fmt.Sprint(q.Cat), "all"} {
-			if q.Cat == 5 && g == "all" {
-				continue
-			}
-			sum[g] += r
-			n[g]++
-		}
+		cats.add(q.Cat, r)
 	}
-	for g := range sum {
-		sum[g] /= n[g]
-	}
+	sum := cats.means()
 	fmt.Println(line(fmt.Sprintf("a%.2f b%.2f i%.2f t%d", after, before, inject, top), sum))
 	return nil
 }

@@ -19,7 +19,7 @@ func prf(args []string) error {
 	beta, _ := strconv.ParseFloat(args[1], 64)
 	m, _ := strconv.Atoi(args[2])
 	p := rank.Default()
-	sum, n := map[string]float64{}, map[string]float64{}
+	var cats catMeans
 	missing := 0
 	for i := range qs {
 		q := &qs[i]
@@ -58,17 +58,9 @@ func prf(args []string) error {
 			qq.Found = found
 			r = recallAt(p, &qq, 10)
 		}
-		for _, g := range []string{fmt.Sprint(q.Cat), "all"} {
-			if q.Cat == 5 && g == "all" {
-				continue
-			}
-			sum[g] += r
-			n[g]++
-		}
+		cats.add(q.Cat, r)
 	}
-	for g := range sum {
-		sum[g] /= n[g]
-	}
+	sum := cats.means()
 	fmt.Println(line(fmt.Sprintf("prf beta %g m %d (no vec %d)", beta, m, missing), sum))
 	return nil
 }

@@ -18,7 +18,7 @@ func sim(args []string) error {
 	f := func(s string) float64 { x, _ := strconv.ParseFloat(s, 64); return x }
 	kind, a, b := args[1], f(args[2]), f(args[3])
 	p := rank.Default()
-	sum, n := map[string]float64{}, map[string]float64{}
+	var cats catMeans
 	for i := range qs {
 		q := &qs[i]
 		r := 1.0
@@ -49,17 +49,9 @@ func sim(args []string) error {
 			}
 			r = eval.RecallAt(ids, q.Evidence, 1000+len(ids))
 		}
-		for _, g := range []string{fmt.Sprint(q.Cat), "all"} {
-			if q.Cat == 5 && g == "all" {
-				continue
-			}
-			sum[g] += r
-			n[g]++
-		}
+		cats.add(q.Cat, r)
 	}
-	for g := range sum {
-		sum[g] /= n[g]
-	}
+	sum := cats.means()
 	fmt.Println(line(fmt.Sprintf("%s %g %g", kind, a, b), sum))
 	return nil
 }
