@@ -98,9 +98,13 @@ func OpenForReading(ctx context.Context, home string) (*Store, error) {
 // session's timeline of 10,000 rows is read again from the OS otherwise.
 func open(ctx context.Context, home string, reading, full bool) (*Store, error) {
 	dsn := "file:" + filepath.Join(home, FileName) +
-		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-16384)&_txlock=immediate", busyTimeout.Milliseconds())
+		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate", busyTimeout.Milliseconds())
 	if full {
 		dsn += "&_pragma=locking_mode(EXCLUSIVE)"
+	} else {
+		// Not on a full disk: cache_size reads the schema, which the driver
+		// may do before locking_mode, mapping the WAL index it cannot grow.
+		dsn += "&_pragma=cache_size(-16384)"
 	}
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
