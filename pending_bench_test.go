@@ -1,11 +1,9 @@
-//go:build unix
-
 package mneme_test
 
 import (
 	"context"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,11 +44,11 @@ func BenchmarkSyncThroughput(b *testing.B) {
 	em.Embed(ctx, texts[:8]) // warm the workspace pool
 	var model, sync, inModel, modelCPU, syncCPU time.Duration
 	timeModel := func() {
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), eval.CPUTime()
 		for i := 0; i < n; i += mneme.EmbedBatch {
 			em.Embed(ctx, texts[i:min(i+mneme.EmbedBatch, n)])
 		}
-		model, modelCPU = model+time.Since(t0), modelCPU+cpuTime()-c0
+		model, modelCPU = model+time.Since(t0), modelCPU+eval.CPUTime()-c0
 	}
 	timeSync := func() {
 		s, err := sqlite.Open(ctx, b.TempDir())
@@ -68,9 +66,9 @@ func BenchmarkSyncThroughput(b *testing.B) {
 			b.Fatal(err)
 		}
 		timed := &timedEmbedder{Embedder: em}
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), eval.CPUTime()
 		res, err := mneme.NewEngine(s, mneme.WithEmbedder(timed)).EmbedPending(ctx)
-		sync, syncCPU, inModel = sync+time.Since(t0), syncCPU+cpuTime()-c0, inModel+timed.took
+		sync, syncCPU, inModel = sync+time.Since(t0), syncCPU+eval.CPUTime()-c0, inModel+timed.took
 		if err != nil || res.Embedded != n || res.Pending != 0 {
 			b.Fatalf("sync: %+v, %v", res, err)
 		}
@@ -89,13 +87,6 @@ func BenchmarkSyncThroughput(b *testing.B) {
 	b.ReportMetric(model.Seconds()/sync.Seconds(), "sync/model")
 	b.ReportMetric(modelCPU.Seconds()/syncCPU.Seconds(), "sync/model-cpu")
 	b.ReportMetric(100*(sync-inModel).Seconds()/sync.Seconds(), "%-outside-model")
-}
-
-// cpuTime is the CPU time this process has used (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // timedEmbedder adds up the time its embedder takes.

@@ -3,6 +3,7 @@ package ground_test
 import (
 	"context"
 	"fmt"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"math"
 	"os"
 	"reflect"
@@ -137,7 +138,7 @@ func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 		skips.Skip(b, "mneme model fetch", "the built-in model is not installed: "+err.Error())
 	}
 	ground.Check(context.Background(), em, "minilm", ground.Request{Package: p, Answer: answer}) // warm the model's workspaces
-	cpu0 := cpuTime()
+	cpu0 := eval.CPUTime()
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := ground.Check(context.Background(), em, "minilm", ground.Request{Package: p, Answer: answer}); err != nil {
@@ -146,7 +147,7 @@ func benchModel(b *testing.B, p *contextpack.Package, answer string) {
 	}
 	// CPU time of the process per check: on a loaded machine wall time
 	// mostly measures the wait for a core.
-	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((eval.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // counting embeds each text as a vector of its length, and counts texts.

@@ -1,12 +1,9 @@
-//go:build unix
-
 package ops_test
 
 import (
 	"context"
 	"fmt"
-	"slices"
-	"syscall"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"testing"
 	"time"
 
@@ -51,15 +48,15 @@ func BenchmarkWrite100(b *testing.B) {
 			for b.Loop() {
 				i++
 				bt := batch(fmt.Sprint("s", i), 100, at)
-				t0, c0 := time.Now(), cpuTime()
+				t0, c0 := time.Now(), eval.CPUTime()
 				if _, err := ops.Write(context.Background(), eng, bt); err != nil {
 					b.Fatal(err)
 				}
 				wall = append(wall, float64(time.Since(t0).Microseconds())/1000)
-				cpu = append(cpu, float64((cpuTime()-c0).Microseconds())/1000)
+				cpu = append(cpu, float64((eval.CPUTime()-c0).Microseconds())/1000)
 			}
-			b.ReportMetric(median(wall), "median-ms")
-			b.ReportMetric(median(cpu), "cpu-ms")
+			b.ReportMetric(eval.Median(wall), "median-ms")
+			b.ReportMetric(eval.Median(cpu), "cpu-ms")
 		})
 	}
 }
@@ -98,32 +95,18 @@ func BenchmarkRead10k(b *testing.B) {
 	wall, cpu := make([][]float64, len(reads)), make([][]float64, len(reads))
 	for b.Loop() { // interleaved: both reads see the same load
 		for i, r := range reads {
-			t0, c0 := time.Now(), cpuTime()
+			t0, c0 := time.Now(), eval.CPUTime()
 			n, err := r.read()
 			if err != nil || n < 9990 {
 				b.Fatalf("%s: %d entries, %v", r.name, n, err)
 			}
 			wall[i] = append(wall[i], float64(time.Since(t0).Microseconds())/1000)
-			cpu[i] = append(cpu[i], float64((cpuTime()-c0).Microseconds())/1000)
+			cpu[i] = append(cpu[i], float64((eval.CPUTime()-c0).Microseconds())/1000)
 		}
 	}
 	for i, r := range reads {
-		b.ReportMetric(median(wall[i]), r.name+"-ms")
-		b.ReportMetric(median(cpu[i]), r.name+"-cpu-ms")
+		b.ReportMetric(eval.Median(wall[i]), r.name+"-ms")
+		b.ReportMetric(eval.Median(cpu[i]), r.name+"-cpu-ms")
 	}
-	b.ReportMetric(median(wall[0])/median(wall[1]), "ratio")
-}
-
-// cpuTime is the CPU time the process used so far (user and system): on
-// a shared machine it counts the work, not the wait for a core.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func median(xs []float64) float64 {
-	xs = slices.Clone(xs)
-	slices.Sort(xs)
-	return xs[len(xs)/2]
+	b.ReportMetric(eval.Median(wall[0])/eval.Median(wall[1]), "ratio")
 }

@@ -1,12 +1,9 @@
-//go:build unix
-
 package sqlite_test
 
 import (
 	"context"
 	"fmt"
-	"slices"
-	"syscall"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"testing"
 	"time"
 
@@ -56,7 +53,7 @@ func BenchmarkCatchUpAfterSession(b *testing.B) {
 			b.Fatal(err)
 		}
 		w.Close()
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), eval.CPUTime()
 		r := openEngine(b, home)
 		res, err := r.Recall(ctx, mneme.Query{Text: "flaky test " + fmt.Sprint(i), K: 10, Mode: mneme.Lexical, Filter: mneme.Filter{Project: "p0"}})
 		if err != nil || len(res.Hits) == 0 {
@@ -64,10 +61,10 @@ func BenchmarkCatchUpAfterSession(b *testing.B) {
 		}
 		r.Close()
 		wall = append(wall, float64(time.Since(t0).Microseconds())/1000)
-		cpu = append(cpu, float64((cpuTime()-c0).Microseconds())/1000)
+		cpu = append(cpu, float64((eval.CPUTime()-c0).Microseconds())/1000)
 	}
-	b.ReportMetric(medianOf(wall), "median-ms")
-	b.ReportMetric(medianOf(cpu), "cpu-ms")
+	b.ReportMetric(eval.Median(wall), "median-ms")
+	b.ReportMetric(eval.Median(cpu), "cpu-ms")
 }
 
 func openEngine(b *testing.B, home string) *mneme.Engine {
@@ -76,16 +73,4 @@ func openEngine(b *testing.B, home string) *mneme.Engine {
 		b.Fatal(err)
 	}
 	return mneme.NewEngine(s)
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func medianOf(xs []float64) float64 {
-	xs = slices.Clone(xs)
-	slices.Sort(xs)
-	return xs[len(xs)/2]
 }

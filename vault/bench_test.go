@@ -2,9 +2,9 @@ package vault_test
 
 import (
 	"fmt"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -77,25 +77,19 @@ func BenchmarkVaultReexport10Changed(b *testing.B) {
 			}
 		}
 		b.StartTimer()
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), eval.CPUTime()
 		res, err := vault.Export(ctx, eng, dir, mneme.Filter{Clearance: mneme.Secret})
-		wall, cpu = append(wall, ms(time.Since(t0))), append(cpu, ms(cpuTime()-c0))
+		wall, cpu = append(wall, ms(time.Since(t0))), append(cpu, ms(eval.CPUTime()-c0))
 		if err != nil || res.Written != 10 {
 			b.Fatalf("re-export = %+v, %v", res, err)
 		}
 	}
 	// Medians: the machine is shared, and CPU time is what load inflates least.
-	b.ReportMetric(median(wall), "p50-ms")
-	b.ReportMetric(median(cpu), "cpu-p50-ms")
+	b.ReportMetric(eval.Median(wall), "p50-ms")
+	b.ReportMetric(eval.Median(cpu), "cpu-p50-ms")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
 
 func BenchmarkVaultImport10k(b *testing.B) {
 	src := plainEngine(b)

@@ -3,10 +3,10 @@ package main_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"testing"
 
@@ -57,7 +57,7 @@ func BenchmarkWebUI(b *testing.B) {
 		if err := json.Unmarshal(out, &res); err != nil {
 			b.Fatalf("%v: %s", err, out)
 		}
-		first, search := median(res.FirstRender), median(res.Search)
+		first, search := eval.Median(res.FirstRender), eval.Median(res.Search)
 		b.ReportMetric(first, "first-render-ms")
 		b.ReportMetric(search, "search-ms")
 		if first > firstRenderBudgetMS || search > searchBudgetMS {
@@ -95,12 +95,4 @@ func hashHome(b *testing.B, n int) string {
 		b.Fatal(err)
 	}
 	return home
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	xs = slices.Sorted(slices.Values(xs))
-	return xs[len(xs)/2]
 }

@@ -1,6 +1,7 @@
 package minilm
 
 import (
+	"github.com/mneme-ai/mneme/internal/eval"
 	"slices"
 	"strings"
 	"testing"
@@ -40,36 +41,36 @@ func benchShapes(b *testing.B, m *Model) {
 	long := longTexts(m, ref.Sentences)
 	b.Run("short", func(b *testing.B) {
 		m.Embed(ref.Sentences[:10])
-		t0 := cpuSeconds()
+		t0 := eval.CPUTime().Seconds()
 		for b.Loop() {
 			for i := 0; i < len(ref.Sentences); i += 64 {
 				m.Embed(ref.Sentences[i:min(i+64, len(ref.Sentences))])
 			}
 		}
 		b.ReportMetric(float64(b.N*len(ref.Sentences))/b.Elapsed().Seconds(), "texts/s")
-		b.ReportMetric(float64(b.N*len(ref.Sentences))/(cpuSeconds()-t0), "texts/cpu-s")
+		b.ReportMetric(float64(b.N*len(ref.Sentences))/(eval.CPUTime().Seconds()-t0), "texts/cpu-s")
 	})
 	b.Run("long", func(b *testing.B) {
 		m.Embed(long[:1])
-		t0 := cpuSeconds()
+		t0 := eval.CPUTime().Seconds()
 		for b.Loop() {
 			m.Embed(long)
 		}
 		b.ReportMetric(float64(b.N*len(long))/b.Elapsed().Seconds(), "texts/s")
-		b.ReportMetric(float64(b.N*len(long))/(cpuSeconds()-t0), "texts/cpu-s")
+		b.ReportMetric(float64(b.N*len(long))/(eval.CPUTime().Seconds()-t0), "texts/cpu-s")
 	})
 	b.Run("query", func(b *testing.B) {
 		q := []string{queryText}
 		m.Embed(q)
 		b.ReportAllocs()
 		lat := make([]float64, 0, b.N)
-		t0 := cpuSeconds()
+		t0 := eval.CPUTime().Seconds()
 		for b.Loop() {
 			start := time.Now()
 			m.Embed(q)
 			lat = append(lat, float64(time.Since(start).Nanoseconds())/1e6)
 		}
-		b.ReportMetric((cpuSeconds()-t0)*1e3/float64(b.N), "cpu-ms/op")
+		b.ReportMetric((eval.CPUTime().Seconds()-t0)*1e3/float64(b.N), "cpu-ms/op")
 		slices.Sort(lat)
 		b.ReportMetric(lat[len(lat)/2], "p50-ms")
 	})

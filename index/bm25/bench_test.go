@@ -1,10 +1,8 @@
-//go:build unix
-
 package bm25_test
 
 import (
 	"fmt"
-	"syscall"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"testing"
 	"time"
 
@@ -29,7 +27,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d/query-words=%d", n, words), func(b *testing.B) {
 			q := benchdata.New(2, 30_000)
 			var lat []time.Duration
-			cpu0 := cpuTime()
+			cpu0 := eval.CPUTime()
 			for b.Loop() {
 				text := q.Query()
 				if words > 0 {
@@ -39,16 +37,8 @@ func BenchmarkSearch(b *testing.B) {
 				ix.Search(bm25.Query{Terms: textnorm.QueryTerms(text), K: 10})
 				lat = append(lat, time.Since(t0))
 			}
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((eval.CPUTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			benchdata.ReportPercentiles(b, lat)
 		})
 	}
-}
-
-// cpuTime is the CPU time the process has used: on a shared machine,
-// steadier than the time a search takes.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

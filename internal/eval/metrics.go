@@ -84,6 +84,16 @@ func Percentiles(lat []time.Duration) (p50, p99 float64) {
 	return at(0.5), at(0.99)
 }
 
+// Median is the middle value of xs (the upper of the two middles when
+// their number is even), 0 when xs is empty; xs is not changed.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[len(s)/2]
+}
+
 // AUC is the area under the ROC curve of scores that should be high (pos)
 // against scores that should be low (neg): the chance that a positive
 // drawn at random scores above a negative drawn at random, ties counting

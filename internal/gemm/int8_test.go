@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"github.com/mneme-ai/mneme/internal/eval"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -67,20 +68,20 @@ func BenchmarkQMatMulT(b *testing.B) {
 	q := Quantize(w, n, k)
 	c := make([]float32, m*n)
 	b.Run("int8", func(b *testing.B) {
-		t0 := cpuSeconds()
+		t0 := eval.CPUTime().Seconds()
 		for b.Loop() {
 			QMatMulT(c, a, q, m)
 		}
 		b.ReportMetric(2*m*n*k*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		b.ReportMetric(2*m*n*k*float64(b.N)/(cpuSeconds()-t0)/1e9, "GFLOP/cpu-s")
+		b.ReportMetric(2*m*n*k*float64(b.N)/(eval.CPUTime().Seconds()-t0)/1e9, "GFLOP/cpu-s")
 	})
 	b.Run("fp32", func(b *testing.B) {
-		t0 := cpuSeconds()
+		t0 := eval.CPUTime().Seconds()
 		for b.Loop() {
 			MatMulT(c, a, w, m, n, k)
 		}
 		b.ReportMetric(2*m*n*k*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-		b.ReportMetric(2*m*n*k*float64(b.N)/(cpuSeconds()-t0)/1e9, "GFLOP/cpu-s")
+		b.ReportMetric(2*m*n*k*float64(b.N)/(eval.CPUTime().Seconds()-t0)/1e9, "GFLOP/cpu-s")
 	})
 }
 

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package ground_test
-
-import "time"
-
-// cpuTime: no rusage here, so the CPU metric reads 0.
-func cpuTime() time.Duration { return 0 }
