@@ -80,20 +80,7 @@ func testMetaFilters(t *testing.T, f *fixture) {
 				}
 			}
 			sameIDs(t, "reference", ref, want)
-			for lane, q := range map[string]mneme.CandidateQuery{
-				"lexical": {Terms: []string{"billing"}, K: 10, Filter: fl},
-				"vector":  {Vector: vec[0], K: 10, Filter: fl},
-			} {
-				got, err := f.eng.Store().Candidates(f.ctx, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var found []*mneme.Record
-				for _, c := range got.List {
-					found = append(found, c.Record)
-				}
-				sameIDs(t, lane, found, want)
-			}
+			sameInLanes(t, f, fl, "billing", vec[0], want)
 		})
 	}
 	// A changed meta moves the record in and out of the filter.

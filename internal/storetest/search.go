@@ -142,25 +142,32 @@ func testSessionRunFilters(t *testing.T, f *fixture) {
 				}
 			}
 			sameIDs(t, "list", listed, want)
-			for lane, q := range map[string]mneme.CandidateQuery{
-				"lexical": {Terms: []string{"flaky"}, K: 10, Filter: fl},
-				"vector":  {Vector: vec[0], K: 10, Filter: fl},
-			} {
-				got, err := f.eng.Store().Candidates(f.ctx, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var found []*mneme.Record
-				for _, c := range got.List {
-					found = append(found, c.Record)
-				}
-				sameIDs(t, lane, found, want)
-			}
+			sameInLanes(t, f, fl, "flaky", vec[0], want)
 		})
 	}
 }
 
 // sameIDs fails unless recs are the records with ids want, in any order.
+// sameInLanes checks that each lane's top 10 for term and vec under fl
+// is exactly want (fewer records pass fl than that).
+func sameInLanes(t *testing.T, f *fixture, fl mneme.Filter, term string, vec []float32, want []string) {
+	t.Helper()
+	for lane, q := range map[string]mneme.CandidateQuery{
+		"lexical": {Terms: []string{term}, K: 10, Filter: fl},
+		"vector":  {Vector: vec, K: 10, Filter: fl},
+	} {
+		got, err := f.eng.Store().Candidates(f.ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []*mneme.Record
+		for _, c := range got.List {
+			found = append(found, c.Record)
+		}
+		sameIDs(t, lane, found, want)
+	}
+}
+
 func sameIDs(t *testing.T, what string, recs []*mneme.Record, want []string) {
 	t.Helper()
 	got := make([]string, 0, len(recs))
