@@ -15,13 +15,13 @@ import (
 // encoding/json, whose result it always equals (FuzzDecodeMeta checks).
 // bools, when not nil, is where a success flag points (false, true): one
 // pair for a whole read instead of one allocation a row.
+// e is decoded in place (an entry is a few hundred bytes, and a read
+// copied each several times): it must be zero.
 func decodeMeta(meta string, kind *string, e *Entry, bools *[2]bool) error {
-	var k string
-	var out Entry
-	if flat(meta, &k, &out, bools) {
-		*kind, *e = k, out
+	if flat(meta, kind, e, bools) {
 		return nil
 	}
+	*kind, *e = "", Entry{}
 	var m struct {
 		Ops string `json:"ops"`
 		Entry

@@ -89,7 +89,7 @@ func Read(ctx context.Context, eng *mneme.Engine, q Query) (Page, error) {
 	ats, bools := make([]time.Time, len(rows)), [2]bool{false, true}
 	n := 0
 	for i := range rows {
-		if fromRow(rows[i], &out.Entries[n], &ats[n], &bools) {
+		if fromRow(&rows[i], &out.Entries[n], &ats[n], &bools) {
 			n++
 		}
 	}

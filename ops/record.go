@@ -117,7 +117,8 @@ func suffix(session, run string) string {
 func fromRecord(r *mneme.Record) (Item, bool) {
 	var it Item
 	var at time.Time
-	return it, fromRow(mneme.RowOf(r, textKinds), &it, &at, nil)
+	row := mneme.RowOf(r, textKinds)
+	return it, fromRow(&row, &it, &at, nil)
 }
 
 // textKinds are the record kinds whose text an entry keeps: a prompt's.
@@ -127,10 +128,12 @@ var textKinds = []string{recordKind(KindPrompt)}
 // false when the row is not an entry (a record of an entry's kind written
 // otherwise). The entry's time is kept in *at and its success flag points
 // into bools (see decodeMeta), so a read allocates them once.
-func fromRow(r mneme.TimelineRow, it *Item, at *time.Time, bools *[2]bool) bool {
+// it must be zero; it is decoded in place (see decodeMeta).
+func fromRow(r *mneme.TimelineRow, it *Item, at *time.Time, bools *[2]bool) bool {
 	var kind string
-	var e Entry
-	if decodeMeta(r.Meta, &kind, &e, bools) != nil || kind == "" || recordKind(kind) != r.Kind {
+	e := &it.Entry
+	if decodeMeta(r.Meta, &kind, e, bools) != nil || kind == "" || recordKind(kind) != r.Kind {
+		*it = Item{}
 		return false
 	}
 	e.Kind, e.Session, e.Run = kind, r.SessionID, r.RunID
@@ -139,6 +142,6 @@ func fromRow(r mneme.TimelineRow, it *Item, at *time.Time, bools *[2]bool) bool 
 	if e.Kind == KindPrompt {
 		e.Text = strings.TrimSuffix(r.Text, suffix(r.SessionID, r.RunID))
 	}
-	*it = Item{ID: r.ID, Project: r.Project, Superseded: r.Superseded, Entry: e}
+	it.ID, it.Project, it.Superseded = r.ID, r.Project, r.Superseded
 	return true
 }

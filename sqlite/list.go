@@ -17,7 +17,12 @@ func where(f mneme.Filter) (string, []any) {
 	var conds []string
 	var args []any
 	add := func(cond string, a ...any) { conds = append(conds, cond); args = append(args, a...) }
-	if f.Project != "" {
+	switch {
+	case f.Project != "" && (f.SessionID != "" || f.RunID != ""):
+		// A session or a run is a few rows of a project: the unary +
+		// keeps SQLite from walking the whole project in id order.
+		add("+r.project = ?", f.Project)
+	case f.Project != "":
 		add("r.project = ?", f.Project)
 	}
 	if len(f.Types) > 0 {

@@ -31,6 +31,9 @@ func testTimeline(t *testing.T, f *fixture) {
 		if i%6 == 5 {
 			r.Sensitivity = mneme.Secret
 		}
+		if i == 3 {
+			r.Meta = nil // a row without meta reads as ""
+		}
 		recs = append(recs, r)
 	}
 	if _, err := f.eng.Remember(f.ctx, recs, mneme.WriteOptions{}); err != nil {
