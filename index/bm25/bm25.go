@@ -62,9 +62,9 @@ type Index struct {
 	keys     []int64
 	lens     []float32 // weighted length
 	alive    []bool
-	attrs    []attrs
-	tags     []uint32         // every document's tag ids; attrs hold offsets into it
-	metas    []uint32         // every document's meta value ids, likewise
+	attrs    seg[attrs]
+	tags     seg[uint32]      // every document's tag ids; attrs hold offsets into it
+	metas    seg[uint32]      // every document's meta value ids, likewise
 	byKey    map[int64]uint32 // nil in a decoded index until needed (see find)
 	sorted   int              // a decoded index's keys ascend strictly up to here (see lookup)
 	maxKey   int64            // at least the largest key of a document, dead or alive
@@ -233,30 +233,31 @@ func (ix *Index) appendDoc(key int64, length float32, a attrs) {
 	ix.keys = append(ix.keys, key)
 	ix.lens = append(ix.lens, length)
 	ix.alive = append(ix.alive, true)
-	ix.attrs = append(ix.attrs, a)
+	ix.attrs.add(a)
 }
 
 // docTags returns document n's tag ids.
 func (ix *Index) docTags(n uint32) []uint32 {
-	a := &ix.attrs[n]
-	return ix.tags[a.tagOff : a.tagOff+a.tagLen]
+	a := ix.attrs.at(int(n))
+	return ix.tags.span(a.tagOff, a.tagLen)
 }
 
 // compact drops dead documents from the postings and renumbers the rest.
 func (ix *Index) compact() {
-	keys, lens, alive, attrs, tags, metas := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas
-	ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas = nil, nil, nil, nil, nil, nil
+	keys, lens, alive, docs, tags, metas := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas
+	ix.keys, ix.lens, ix.alive = nil, nil, nil
+	ix.attrs, ix.tags, ix.metas = seg[attrs]{}, seg[uint32]{}, seg[uint32]{}
 	ix.byKey = make(map[int64]uint32, ix.live)
 	renum := make([]uint32, len(keys))
 	for n, key := range keys {
 		if alive[n] {
 			renum[n] = uint32(len(ix.keys))
 			ix.byKey[key] = renum[n]
-			a := attrs[n]
-			ix.tags = append(ix.tags, tags[a.tagOff:a.tagOff+a.tagLen]...)
-			a.tagOff = uint32(len(ix.tags)) - a.tagLen
-			ix.metas = append(ix.metas, metas[a.metaOff:a.metaOff+a.metaLen]...)
-			a.metaOff = uint32(len(ix.metas)) - a.metaLen
+			a := *docs.at(n)
+			docTags, docMetas := tags.span(a.tagOff, a.tagLen), metas.span(a.metaOff, a.metaLen)
+			a.tagOff, a.metaOff = uint32(ix.tags.len()), uint32(ix.metas.len())
+			ix.tags.add(docTags...)
+			ix.metas.add(docMetas...)
 			ix.appendDoc(key, lens[n], a)
 		}
 	}

@@ -45,7 +45,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	e.pad(8)
 	nterms := 0
 	ix.eachTerm(func(string, *plist) { nterms++ })
-	for _, n := range []int{len(ix.strs.strs), len(ix.keys), len(ix.tags), len(ix.metas), nterms} {
+	for _, n := range []int{len(ix.strs.strs), len(ix.keys), ix.tags.len(), ix.metas.len(), nterms} {
 		e.u64(uint64(n))
 	}
 	for _, s := range ix.strs.strs {
@@ -55,9 +55,10 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	e.raw(binfmt.Bytes(ix.keys))
 	e.raw(binfmt.Bytes(ix.lens))
 	e.pad(8)
-	e.raw(binfmt.Bytes(ix.attrs))
-	e.raw(binfmt.Bytes(ix.tags))
-	e.raw(binfmt.Bytes(ix.metas))
+	for _, b := range [][]byte{binfmt.Bytes(ix.attrs.base), binfmt.Bytes(ix.attrs.more), binfmt.Bytes(ix.tags.base),
+		binfmt.Bytes(ix.tags.more), binfmt.Bytes(ix.metas.base), binfmt.Bytes(ix.metas.more)} {
+		e.raw(b)
+	}
 	e.pad(8)
 	ix.eachTerm(func(t string, p *plist) { // sorted: Decode binary-searches the table
 		e.str(t)
@@ -102,16 +103,16 @@ func Decode(data []byte) (*Index, error) {
 	ix.keys = binfmt.View[int64](d, ndocs)
 	ix.lens = binfmt.View[float32](d, ndocs)
 	d.Align(8)
-	ix.attrs = binfmt.View[attrs](d, ndocs)
-	ix.tags = binfmt.View[uint32](d, ntags)
-	ix.metas = binfmt.View[uint32](d, nmetas)
+	ix.attrs.load(binfmt.View[attrs](d, ndocs))
+	ix.tags.load(binfmt.View[uint32](d, ntags))
+	ix.metas.load(binfmt.View[uint32](d, nmetas))
 	d.Align(8)
 	if d.Failed() {
 		return nil, fmt.Errorf("%w: truncated document section", ErrCorrupt)
 	}
 	ix.alive = make([]bool, ndocs)
 	for n := range ndocs {
-		a := &ix.attrs[n]
+		a := &ix.attrs.base[n]
 		for _, v := range []uint32{a.project, a.typ, a.kind, a.status, a.sens, a.key, a.session, a.run} {
 			if v >= uint32(nstr) {
 				d.Fail()
@@ -127,7 +128,7 @@ func Decode(data []byte) (*Index, error) {
 			ix.sorted++
 		}
 	}
-	for _, arena := range [][]uint32{ix.tags, ix.metas} {
+	for _, arena := range [][]uint32{ix.tags.base, ix.metas.base} {
 		for _, t := range arena {
 			if t >= uint32(nstr) {
 				d.Fail()

@@ -65,7 +65,7 @@ func (ix *Index) compile(f Filter) (match func(doc uint32) bool, ok bool) {
 	hasExStatus = hasExStatus && f.ExcludeStatus != ""
 	hasExSens = hasExSens && f.ExcludeSensitivity != ""
 	return func(doc uint32) bool {
-		a := &ix.attrs[doc]
+		a := ix.attrs.at(int(doc))
 		switch { // cheap, often selective checks first
 		case f.Since != 0 && a.event < f.Since,
 			f.Until != 0 && a.event > f.Until,
@@ -118,13 +118,13 @@ func (ix *Index) attrsOf(a Attrs) attrs {
 	in := &ix.strs
 	out := attrs{project: in.id(a.Project), typ: in.id(a.Type), kind: in.id(a.Kind), status: in.id(a.Status),
 		sens: in.id(a.Sensitivity), key: in.id(a.Key), session: in.id(a.Session), run: in.id(a.Run), expires: a.Expires, event: a.Event, created: a.Created,
-		tagOff: uint32(len(ix.tags)), tagLen: uint32(len(a.Tags))}
+		tagOff: uint32(ix.tags.len()), tagLen: uint32(len(a.Tags))}
 	for _, t := range a.Tags {
-		ix.tags = append(ix.tags, in.id(t))
+		ix.tags.add(in.id(t))
 	}
-	out.metaOff, out.metaLen = uint32(len(ix.metas)), uint32(len(a.Meta))
+	out.metaOff, out.metaLen = uint32(ix.metas.len()), uint32(len(a.Meta))
 	for _, m := range a.Meta {
-		ix.metas = append(ix.metas, in.id(m))
+		ix.metas.add(in.id(m))
 	}
 	return out
 }
@@ -201,7 +201,7 @@ func (ix *Index) Select(f Filter) *KeySet {
 		if !alive || key < 0 {
 			continue
 		}
-		switch e := ix.attrs[n].expires; {
+		switch e := ix.attrs.at(n).expires; {
 		case e == 0:
 		case e <= f.Now:
 			sel.from = max(sel.from, e)

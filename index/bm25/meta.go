@@ -23,8 +23,8 @@ func (ix *Index) compileMeta(conds [][]string) (out [][]uint32, ok bool) {
 
 // hasMeta reports whether document n satisfies every condition.
 func (ix *Index) hasMeta(n uint32, conds [][]uint32) bool {
-	a := &ix.attrs[n]
-	have := ix.metas[a.metaOff : a.metaOff+a.metaLen]
+	a := ix.attrs.at(int(n))
+	have := ix.metas.span(a.metaOff, a.metaLen)
 	for _, c := range conds {
 		if !slices.ContainsFunc(have, func(v uint32) bool { return slices.Contains(c, v) }) {
 			return false
