@@ -83,7 +83,6 @@ func assembleKept(ctx context.Context, eng *mneme.Engine, q mneme.Query, budget,
 		return &cached, nil
 	}
 	q.OwnCache = key != "" // the package is cached, not the recall under it
-	go warmTokens()        // the vocabulary builds on another core while recall runs
 	pkg, until, err := assemble(ctx, eng, q, budget, reusable, st, lead)
 	if err != nil {
 		return nil, err
