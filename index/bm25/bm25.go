@@ -57,7 +57,8 @@ type Attrs struct {
 type Index struct {
 	mu       sync.RWMutex
 	terms    map[string]*plist // terms written since load (see terms.go)
-	base     []baseTerm        // terms as loaded, sorted
+	dir      []uint64          // the loaded term table's directory (see terms.go)
+	tableEnd int               // where the term table ends in raw
 	raw      []byte            // the bytes a decoded index reads in place
 	keys     []int64
 	lens     []float32 // weighted length
@@ -274,7 +275,7 @@ func (ix *Index) compact() {
 			terms[strings.Clone(t)] = out
 		}
 	})
-	ix.terms, ix.base = terms, nil
+	ix.terms, ix.dir = terms, nil
 }
 
 // Hit is one search result.

@@ -11,7 +11,12 @@ import (
 )
 
 // magic starts an encoded index; the last byte is the format version.
-const magic = "MNEMEBM25\x05"
+const magic = "MNEMEBM25\x06"
+
+// magic5 is version 5: the same but the term directory, which Decode
+// builds by walking the table (an upgraded home's hooks keep working
+// until a process saves the index again).
+const magic5 = "MNEMEBM25\x05"
 
 // The format is built for loading without decoding: after a small header and
 // the interned strings, every array is stored as-is (little-endian, 8-byte
@@ -23,7 +28,8 @@ const magic = "MNEMEBM25\x05"
 //	keys [docs]int64, lens [docs]float32, padding, attrs [docs]attrs,
 //	tag arena [tags]uint32, meta arena [metas]uint32, padding
 //	terms: u32 length + bytes, u64 postings count n, padding to 4,
-//	       docs [n]uint32, tfs [n]float32
+//	       docs [n]uint32, tfs [n]float32; padding to 8
+//	directory: [terms]u64, each term's offset, in term order
 const attrsSize = 72
 
 func init() {
@@ -60,13 +66,17 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		e.raw(b)
 	}
 	e.pad(8)
-	ix.eachTerm(func(t string, p *plist) { // sorted: Decode binary-searches the table
+	var dir []uint64
+	ix.eachTerm(func(t string, p *plist) { // sorted: Decode binary-searches the directory
+		dir = append(dir, uint64(len(e.buf)))
 		e.str(t)
 		e.u64(uint64(len(p.docs)))
 		e.pad(4)
 		e.raw(binfmt.Bytes(p.docs))
 		e.raw(binfmt.Bytes(p.tfs))
 	})
+	e.pad(8)
+	e.raw(binfmt.Bytes(dir))
 	n, err := w.Write(e.buf)
 	return int64(n), err
 }
@@ -91,6 +101,13 @@ var ErrCorrupt = errors.New("bm25: corrupt index data")
 // the index never writes to it). data must be 8-byte aligned.
 func Decode(data []byte) (*Index, error) {
 	d, err := binfmt.Open(data, magic)
+	v5 := false
+	if err != nil { // version 5, without the term directory: homes saved before it
+		d, v5 = binfmt.NewDecoder(nil), true
+		if d5, err5 := binfmt.Open(data, magic5); err5 == nil {
+			d, err = d5, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
@@ -138,7 +155,11 @@ func Decode(data []byte) (*Index, error) {
 	ix.byKey = nil // built on the first mutation; searches do not need it
 	// Posting doc numbers are not checked here (that would read every
 	// page): Search bounds-checks them as it reads.
-	if !ix.loadTerms(data, len(data)-d.Rest(), nterms) {
+	load := ix.loadDir
+	if v5 {
+		load = ix.walkTable
+	}
+	if !load(data, len(data)-d.Rest(), nterms) {
 		return nil, fmt.Errorf("%w: truncated, inconsistent or trailing data", ErrCorrupt)
 	}
 	ix.live = ndocs
