@@ -12,9 +12,10 @@ import (
 
 // timelineRow is a timeline row but its text as one value, its columns
 // joined by U+001F, which neither ids (mneme.Validate refuses control
-// characters) nor the meta's JSON hold. Migration 0011 indexes this exact expression: a
-// session's timeline is read from that index alone, and the driver, whose
-// cost in a 10,000-row read is per column, reads one column a row.
+// characters) nor the meta's JSON hold. Migration 0011 indexes this exact
+// expression: a session's timeline is read from that index alone, and the
+// driver, whose cost in a 10,000-row read is per column, reads one column
+// a row (TestTimelineCoveringIndex fails if the two differ).
 const timelineRow = "(r.id || char(31) || r.project || char(31) || r.kind || char(31) || r.session_id || char(31) || r.run_id || " +
 	"char(31) || (r.status = 'superseded') || char(31) || r.event_at || char(31) || coalesce(r.meta, ''))"
 
