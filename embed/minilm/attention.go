@@ -33,7 +33,7 @@ func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
 	for len(w.att) < workers {
 		w.att = append(w.att, attScratch{})
 	}
-	spread(len(w.seqs)*groups, workers, func(worker, t int) {
+	w.spread(len(w.seqs)*groups, workers, func(worker, t int) {
 		sp := w.seqs[t/groups]
 		w.att[worker].heads(qkv, bias, ctx, sp.start, sp.len, t%groups*group, group)
 	})
