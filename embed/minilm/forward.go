@@ -46,8 +46,9 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 	}
 	w.grow(rows)
 	if workers := runtime.GOMAXPROCS(0); rows < splitRows && workers > 1 {
-		w.team = startTeam(workers - 1)
-		defer func() { w.team.stop(); w.team = nil }()
+		if w.team = startTeam(workers - 1); w.team != nil {
+			defer func() { w.team.stop(); w.team = nil }()
+		}
 	}
 	x, qkv, ctx, ff := w.x[:rows*hidden], w.qkv[:rows*3*hidden], w.ctx[:rows*hidden], w.ff[:rows*inter]
 

@@ -1,6 +1,7 @@
 package minilm
 
 import (
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -36,9 +37,17 @@ type teamJob struct {
 	finished   chan struct{} // closed by whoever finishes the last index
 }
 
+// teamHeld: one team at a time in the process. Passes running side by side
+// (a server's concurrent queries) already keep the cores busy, and their
+// helpers would only take turns with the callers.
+var teamHeld atomic.Bool
+
 // startTeam starts helpers goroutines (worker ids 1…helpers; the caller
-// of do is worker 0).
+// of do is worker 0), or returns nil when another pass holds the team.
 func startTeam(helpers int) *team {
+	if !teamHeld.CompareAndSwap(false, true) {
+		return nil
+	}
 	t := &team{helpers: helpers, wake: make(chan struct{}, helpers)}
 	for w := 1; w <= helpers; w++ {
 		go t.help(w)
@@ -51,6 +60,7 @@ func startTeam(helpers int) *team {
 func (t *team) stop() {
 	t.quit.Store(true)
 	t.wakeParked()
+	teamHeld.Store(false)
 }
 
 // wakeParked wakes every parked helper (a token each, never blocking).
@@ -110,7 +120,11 @@ func (t *team) help(w int) {
 			idle, spins = time.Now(), 0
 			continue
 		}
-		if spins&63 != 63 || time.Since(idle) < teamIdle {
+		if spins&63 != 63 {
+			continue
+		}
+		if time.Since(idle) < teamIdle {
+			runtime.Gosched() // let anything else runnable here go first
 			continue
 		}
 		// Announce the park, then look again: a job posted before the

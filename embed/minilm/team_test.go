@@ -10,11 +10,18 @@ import (
 // TestTeam: every index of every job runs exactly once, on worker ids the
 // team owns (the caller is 0); the helpers do take work; after teamIdle
 // without a job every helper parks (spins no more), a new job still
-// completes; and stop ends the helpers.
+// completes; one team is held at a time; and stop ends the helpers.
 func TestTeam(t *testing.T) {
 	before := runtime.NumGoroutine()
 	const helpers = 2
 	tm := startTeam(helpers)
+	if tm == nil {
+		t.Fatal("no team")
+	}
+	if other := startTeam(1); other != nil {
+		other.stop()
+		t.Fatal("a second team while the first is held")
+	}
 	var byHelper atomic.Int64
 	check := func(n int) {
 		t.Helper()
@@ -53,6 +60,11 @@ func TestTeam(t *testing.T) {
 	}
 	check(16) // parked helpers are woken, or the caller does it all
 	tm.stop()
+	if again := startTeam(1); again == nil {
+		t.Fatal("no team after the first stopped")
+	} else {
+		again.stop()
+	}
 	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d goroutines after stop, %d before the team", runtime.NumGoroutine(), before)
