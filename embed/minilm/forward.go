@@ -73,8 +73,8 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 
 	for i := range m.layers {
 		l := &m.layers[i]
-		w.linear(qkv, x, l, 0, nil, false, rows) // q/k/v biases: added by attention
-		m.attention(w, qkv, l.qkvB, ctx)
+		w.linear(qkv, x, l, 0, l.qkvB, false, rows)
+		m.attention(w, qkv, ctx)
 		w.linear(x, ctx, l, 1, l.outB, true, rows) // x += ctx·Woᵀ + b
 		w.layerNorms(x, l.ln1G, l.ln1B, rows)
 		w.linear(ff, x, l, 2, nil, false, rows)
