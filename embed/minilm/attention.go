@@ -22,7 +22,7 @@ func (m *Model) attention(w *workspace, qkv, ctx []float32) {
 		work += sp.len * sp.len
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if work*nHeads*headDim < 1<<16 {
+	if work*nHeads*headDim < 1<<16 && w.team == nil { // a team's helpers are awake already
 		workers = 1
 	}
 	group := nHeads
