@@ -26,7 +26,7 @@ type team struct {
 // it blocks.
 const (
 	teamIdle = 50 * time.Microsecond
-	teamWait = 50 * time.Microsecond // a share of a query's product takes 10-20 µs
+	teamWait = 50 * time.Microsecond // a share of a query's product takes about 20 µs
 )
 
 // teamJob is one call of do: indices [0, n) handed out dynamically.
