@@ -16,13 +16,13 @@ import (
 // slice per row at a 4.6 KB stride, as a task per head would, missed cache
 // on nearly every row. With few sequences (a query, or one long text) the
 // groups are single heads so that both cores still get work.
-func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
+func (m *Model) attention(w *workspace, qkv, ctx []float32) {
 	work := 0
 	for _, sp := range w.seqs {
 		work += sp.len * sp.len
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if work*nHeads*headDim < 1<<16 {
+	if work*nHeads*headDim < 1<<16 && w.team == nil { // a team's helpers are awake already
 		workers = 1
 	}
 	group := nHeads
@@ -33,9 +33,9 @@ func (m *Model) attention(w *workspace, qkv, bias, ctx []float32) {
 	for len(w.att) < workers {
 		w.att = append(w.att, attScratch{})
 	}
-	spread(len(w.seqs)*groups, workers, func(worker, t int) {
+	w.spread(len(w.seqs)*groups, workers, func(worker, t int) {
 		sp := w.seqs[t/groups]
-		w.att[worker].heads(qkv, bias, ctx, sp.start, sp.len, t%groups*group, group)
+		w.att[worker].heads(qkv, ctx, sp.start, sp.len, t%groups*group, group)
 	})
 }
 
@@ -45,13 +45,13 @@ var (
 	_ [2*gemm.PanelWidth - headDim]struct{}
 )
 
-// attScratch holds a task's operands, head after head: q contiguous, k
-// and v already in gemm's panel layout, so both products run on the
-// packed kernel without another copy.
+// attScratch holds a task's operands, head after head: k and v in gemm's
+// panel layout, so both products run on the packed kernel (q is read in
+// place, from qkv).
 type attScratch struct {
-	q, k, v, s []float32
-	inv        []float32 // 1/Σ of each softmax row
-	kp, vp     gemm.Panels
+	k, v, s []float32
+	inv     []float32 // 1/Σ of each softmax row
+	kp, vp  gemm.Panels
 }
 
 // heads attends heads [h0, h0+g) of the sequence at rows [start, start+n)
@@ -60,12 +60,10 @@ type attScratch struct {
 // Keys are padded with zeros to np, a multiple of 16 (the panel width):
 // the padded score columns are exactly 0 and softmax zeroes those it sees,
 // and the padded rows of v are zero, so they add exact zeros to p·v. The
-// q/k/v biases are added while packing, which saves a pass over the whole
-// qkv matrix.
-func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
+// q/k/v biases are in qkv already (the product's epilogue added them).
+func (sc *attScratch) heads(qkv, ctx []float32, start, n, h0, g int) {
 	np := (n + gemm.PanelWidth - 1) &^ (gemm.PanelWidth - 1)
 	if cap(sc.k) < g*np*headDim || cap(sc.s) < n*np {
-		sc.q = make([]float32, g*np*headDim)
 		sc.k = make([]float32, g*np*headDim)
 		sc.v = make([]float32, g*np*headDim)
 		sc.s = make([]float32, np*np)
@@ -73,30 +71,21 @@ func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
 	}
 	const pw = gemm.PanelWidth
 	hd := g * headDim // floats of q (or k, v) per row in this group
-	q, k, v, s, inv := sc.q[:g*n*headDim], sc.k[:g*np*headDim], sc.v[:g*np*headDim], sc.s[:n*np], sc.inv[:n]
+	k, v, s, inv := sc.k[:g*np*headDim], sc.v[:g*np*headDim], sc.s[:n*np], sc.inv[:n]
 	off := h0 * headDim
-	bq, bk, bv := bias[off:off+hd], bias[hidden+off:hidden+off+hd], bias[2*hidden+off:2*hidden+off+hd]
 	for i := 0; i < n; i++ {
 		row := qkv[(start+i)*3*hidden : (start+i+1)*3*hidden]
-		rq, rk, rv := row[off:off+hd], row[hidden+off:hidden+off+hd], row[2*hidden+off:2*hidden+off+hd]
+		rk, rv := row[hidden+off:hidden+off+hd], row[2*hidden+off:2*hidden+off+hd]
 		kr := k[(i/pw)*pw*headDim+i%pw:] // key i is column i%pw of panel i/pw
 		for h := 0; h < g; h++ {
 			o := h * headDim
-			qi := q[(h*n+i)*headDim : (h*n+i+1)*headDim]
-			for d := range qi {
-				qi[d] = rq[o+d] + bq[o+d]
-			}
-			kh := kr[h*np*headDim:]
-			for d := 0; d < headDim; d++ {
-				kh[d*pw] = rk[o+d] + bk[o+d]
+			kh, kd := kr[h*np*headDim:], rk[o:o+headDim]
+			for d, x := range kd {
+				kh[d*pw] = x
 			}
 			// Row i of v is row i of vᵀ's two panels (dimensions 0-15, 16-31).
-			v0 := v[h*np*headDim+i*pw : h*np*headDim+(i+1)*pw]
-			v1 := v[h*np*headDim+(np+i)*pw : h*np*headDim+(np+i+1)*pw]
-			for d := range v0 {
-				v0[d] = rv[o+d] + bv[o+d]
-				v1[d] = rv[o+pw+d] + bv[o+pw+d]
-			}
+			copy(v[h*np*headDim+i*pw:h*np*headDim+(i+1)*pw], rv[o:o+pw])
+			copy(v[h*np*headDim+(np+i)*pw:h*np*headDim+(np+i+1)*pw], rv[o+pw:o+2*pw])
 		}
 	}
 	if np > n {
@@ -114,7 +103,7 @@ func (sc *attScratch) heads(qkv, bias, ctx []float32, start, n, h0, g int) {
 	for h := 0; h < g; h++ {
 		sc.kp = gemm.Panels{N: np, K: headDim, Data: k[h*np*headDim : (h+1)*np*headDim]}
 		sc.vp = gemm.Panels{N: headDim, K: np, Data: v[h*np*headDim : (h+1)*np*headDim]}
-		gemm.MulPanels(s, np, q[h*n*headDim:], headDim, &sc.kp, n, nil, 0)
+		gemm.MulPanels(s, np, qkv[start*3*hidden+off+h*headDim:], 3*hidden, &sc.kp, n, nil, 0)
 		for i := 0; i < n; i++ {
 			inv[i] = 1 / softmaxExp(s[i*np:(i+1)*np], n)
 		}

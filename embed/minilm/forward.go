@@ -18,6 +18,7 @@ type workspace struct {
 	ff   []float32 // [rows×inter]
 	att  []attScratch
 	seqs []seqSpan
+	team *team // the other cores, held through a small pass (see team)
 }
 
 type seqSpan struct{ start, len int }
@@ -44,6 +45,11 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 		rows += len(ids)
 	}
 	w.grow(rows)
+	if workers := runtime.GOMAXPROCS(0); rows < splitRows && workers > 1 {
+		if w.team = startTeam(workers - 1); w.team != nil {
+			defer func() { w.team.stop(); w.team = nil }()
+		}
+	}
 	x, qkv, ctx, ff := w.x[:rows*hidden], w.qkv[:rows*3*hidden], w.ctx[:rows*hidden], w.ff[:rows*inter]
 
 	typ0 := m.typEmb[:hidden]
@@ -59,7 +65,7 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 			r++
 		}
 	}
-	parallel(rows, hidden, func(lo, hi int) {
+	w.parallel(rows, hidden, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			layerNorm(x[r*hidden:(r+1)*hidden], m.lnG, m.lnB)
 		}
@@ -67,18 +73,18 @@ func (m *Model) forward(w *workspace, seqs [][]int32, out [][]float32) {
 
 	for i := range m.layers {
 		l := &m.layers[i]
-		w.linear(qkv, x, l, 0, nil, false, rows) // q/k/v biases: added by attention
-		m.attention(w, qkv, l.qkvB, ctx)
+		w.linear(qkv, x, l, 0, l.qkvB, false, rows)
+		m.attention(w, qkv, ctx)
 		w.linear(x, ctx, l, 1, l.outB, true, rows) // x += ctx·Woᵀ + b
-		layerNorms(x, l.ln1G, l.ln1B, rows)
+		w.layerNorms(x, l.ln1G, l.ln1B, rows)
 		w.linear(ff, x, l, 2, nil, false, rows)
-		parallel(rows, 8*inter, func(lo, hi int) {
+		w.parallel(rows, 8*inter, func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				biasGELUFast(ff[r*inter:(r+1)*inter], l.ffnB)
 			}
 		})
 		w.linear(x, ff, l, 3, l.prjB, true, rows) // x += gelu·Wpᵀ + b
-		layerNorms(x, l.ln2G, l.ln2B, rows)
+		w.layerNorms(x, l.ln2G, l.ln2B, rows)
 	}
 
 	for s, sp := range w.seqs {
@@ -104,15 +110,15 @@ func (ws *workspace) matMulP(c, a []float32, w *gemm.Panels, bias []float32, fla
 		return
 	}
 	nb := w.N / splitBlocks
-	spread(splitBlocks, workers, func(_, b int) {
+	ws.spread(splitBlocks, workers, func(_, b int) {
 		gemm.MulPanelsCols(c, w.N, a, w.K, w, m, bias, flags, b*nb, (b+1)*nb)
 	})
 }
 
 // layerNorms normalises each row of x: with the residual added by the
 // product before it, the end of every BERT sub-layer.
-func layerNorms(x, g, b []float32, rows int) {
-	parallel(rows, 4*hidden, func(lo, hi int) {
+func (w *workspace) layerNorms(x, g, b []float32, rows int) {
+	w.parallel(rows, 4*hidden, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			layerNorm(x[r*hidden:(r+1)*hidden], g, b)
 		}
@@ -166,14 +172,23 @@ func meanPoolNormalize(dst, rows []float32, n int) {
 
 // parallel runs fn over [0,n) in row ranges shared among the cores when
 // n·cost (rough work units) is large enough to repay waking them.
-func parallel(n, cost int, fn func(lo, hi int)) {
+func (w *workspace) parallel(n, cost int, fn func(lo, hi int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers <= 1 || n*cost < 1<<16 {
 		fn(0, n)
 		return
 	}
 	chunks := min(n, 4*workers) // a few per core, so a late helper still helps
-	spread(chunks, workers, func(_, c int) { fn(c*n/chunks, (c+1)*n/chunks) })
+	w.spread(chunks, workers, func(_, c int) { fn(c*n/chunks, (c+1)*n/chunks) })
+}
+
+// spread is the package's spread, on the pass's team when it holds one.
+func (w *workspace) spread(n, workers int, fn func(worker, i int)) {
+	if w.team != nil && workers > 1 && n > 1 {
+		w.team.do(n, fn)
+		return
+	}
+	spread(n, workers, fn)
 }
 
 // spread calls fn(worker, i) for every i in [0,n) on the calling goroutine

@@ -3,7 +3,7 @@
 // round, on 1 and 2 threads, for the three shapes; medians and ratios at the
 // end. ORT is taken at its best batch size in each round (a sweep), mneme
 // at its own batching (up to 64 texts / 1,024 tokens a pass).
-// Usage: node compare.mjs [--rounds 5] [--threads 1,2] [--int8] [--sweep] [--reps 2]   (run from tools/onnxbench)
+// Usage: node compare.mjs [--rounds 5] [--threads 1,2] [--shapes short,long,query] [--int8] [--sweep] [--reps 2]   (run from tools/onnxbench)
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -22,7 +22,11 @@ if (int8 && !fs.existsSync('minilm-int8.onnx')) execFileSync('node', ['build-onn
 // ORT's batch sweep: its best sizes in the issue's sweep were 8-16 for short
 // texts and 1 for long ones (--sweep widens it).
 const sweep = process.argv.includes('--sweep');
-const shapes = { short: sweep ? '8,16,32,64' : '8', long: sweep ? '1,2,4' : '1', query: '1' };
+const allShapes = { short: sweep ? '8,16,32,64' : '8', long: sweep ? '1,2,4' : '1', query: '1' };
+const shapes = Object.fromEntries(arg('shapes', 'short,long,query').split(',').map(s => {
+  if (!allShapes[s]) throw new Error(`--shapes: ${s} is not a shape: use short, long or query`);
+  return [s, allShapes[s]];
+}));
 const sides = [['ort', 'minilm-fp32.onnx', 'BenchmarkShapes'], ...(int8 ? [['ort-int8', 'minilm-int8.onnx', 'BenchmarkShapesInt8']] : [])];
 const res = {}; // key "side shape threads metric" -> [values]
 const put = (k, v) => (res[k] ??= []).push(v);
