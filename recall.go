@@ -280,7 +280,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K,
 		Linked: q.Expand > 0 || !ScopeFrom(ctx).seesAll()} // expansion and hiding read link targets
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
-		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
+		cq.K = q.prof.Pool(q.Text, e.now(), q.K, MaxK) // fusion and reshaping choose among more than k
 	}
 	if q.Mode == Vector {
 		cq.Terms = nil

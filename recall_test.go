@@ -633,3 +633,34 @@ func TestRecallWeighsQueryFrequency(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallTimePool: a question that names a time searches each lane
+// deeper (the profile's time_pool), so every record becomes a candidate,
+// the one of that time too, though it shares no word with the question
+// (the date boost then decides, see TestRecallDateMatch); another
+// question over the same records keeps the usual pool (max(4k, 50) per
+// lane).
+func TestRecallTimePool(t *testing.T) {
+	on := func(d int) *time.Time { t := time.Date(2023, 6, d, 15, 0, 0, 0, time.UTC); return &t }
+	var recs []mneme.Record
+	for i := range 130 {
+		recs = append(recs, mneme.Record{Text: fmt.Sprintf("invoice run %d of the billing job went through", i), OccurredAt: on(2 + i%20)})
+	}
+	recs = append(recs, mneme.Record{Text: "the nightly export broke at midnight", OccurredAt: on(1)})
+	eng := engine(t, recs...)
+	for _, tc := range []struct {
+		query    string
+		min, max int
+	}{
+		{"what happened to the invoice run on 1 June 2023?", 131, 131},
+		{"what happened to the invoice run in June 2023?", 131, 131},
+		{"what happened to the invoice run?", 50, 100},
+		{"when did the invoice run go through?", 50, 100}, // asks when, names no time
+	} {
+		res := recall(t, eng, mneme.Query{Text: tc.query, Mode: mneme.Hybrid, Report: true})
+		c := res.Report.Candidates
+		if n := c.Lexical + c.Vector + c.Both; n < tc.min || n > tc.max {
+			t.Errorf("%q: %d candidates, want %d to %d", tc.query, n, tc.min, tc.max)
+		}
+	}
+}

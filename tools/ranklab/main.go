@@ -56,6 +56,10 @@ func main() {
 		err = prf(os.Args[2:])
 	case "ctx":
 		err = ctxvec(os.Args[2:])
+	case "pool":
+		err = pool(os.Args[2:])
+	case "alone":
+		err = alone(os.Args[2:])
 	case "loco":
 		err = loco(os.Args[2:])
 	default:

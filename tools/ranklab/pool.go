@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mneme-ai/mneme/rank"
+)
+
+// pool measures candidate pools smaller than a dump's: each question keeps
+// the candidates within lexK of the lexical lane or vecK of the vector
+// lane (a dump made with -k at least both), as the store would have
+// returned them. Args: DUMP LEXK,VECK...
+func pool(args []string) error {
+	qs, err := load(args[0])
+	if err != nil {
+		return err
+	}
+	p := rank.Default()
+	for _, spec := range args[1:] {
+		l, v, _ := strings.Cut(spec, ",")
+		lexK, _ := strconv.Atoi(l)
+		vecK, _ := strconv.Atoi(v)
+		deep := 0 // LEXK,VECK,DEEP: questions that ask when or name a time get DEEP in both lanes
+		if parts := strings.Split(spec, ","); len(parts) == 3 {
+			deep, _ = strconv.Atoi(parts[2])
+			v = parts[1]
+			vecK, _ = strconv.Atoi(v)
+		}
+		var cats catMeans
+		conv := map[string]*catMeans{} // per conversation, for leaving one out
+		for i := range qs {
+			q := cut(qs[i], lexK, vecK)
+			if _, named := rank.Named(qs[i].Text, now); deep > 0 && (rank.AsksWhen(qs[i].Text) || named) {
+				q = cut(qs[i], deep, deep)
+			}
+			r := recallAt(p, &q, 10)
+			cats.add(q.Cat, r)
+			if conv[q.Conv] == nil {
+				conv[q.Conv] = &catMeans{}
+			}
+			conv[q.Conv].add(q.Cat, r)
+		}
+		fmt.Println(line("pool "+spec, cats.means()))
+		for _, c := range sortedKeys(conv) {
+			fmt.Printf("  %s %.4f\n", c, conv[c].means()["all"])
+		}
+	}
+	return nil
+}
+
+// cut is q with the candidates of the pool (lexK, vecK) only.
+func cut(q Q, lexK, vecK int) Q {
+	out := q
+	out.Found, out.IDs = nil, nil
+	for i, f := range q.Found {
+		if f.LexicalRank > lexK {
+			f.LexicalRank = 0
+		}
+		if f.VectorRank > vecK {
+			f.VectorRank = 0
+		}
+		if f.LexicalRank == 0 && f.VectorRank == 0 {
+			continue
+		}
+		out.Found, out.IDs = append(out.Found, f), append(out.IDs, q.IDs[i])
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
