@@ -19,7 +19,17 @@ func pool(args []string) error {
 		return err
 	}
 	p := rank.Default()
-	for _, spec := range args[1:] {
+	var specs []string
+	for _, a := range args[1:] { // FIELD=V sets a profile field for every pool
+		if field, v, ok := strings.Cut(a, "="); ok {
+			if err := p.Set(field, v); err != nil {
+				return err
+			}
+			continue
+		}
+		specs = append(specs, a)
+	}
+	for _, spec := range specs {
 		l, v, _ := strings.Cut(spec, ",")
 		lexK, _ := strconv.Atoi(l)
 		vecK, _ := strconv.Atoi(v)
