@@ -12,7 +12,10 @@ import (
 // pool measures candidate pools smaller than a dump's: each question keeps
 // the candidates within lexK of the lexical lane or vecK of the vector
 // lane (a dump made with -k at least both), as the store would have
-// returned them. Args: DUMP LEXK,VECK...
+// returned them. Args: DUMP SPEC... [FIELD=V...], a SPEC being
+// LEXK,VECK[,DEEP[,SEVERAL]]: DEEP for a question that names a time,
+// SEVERAL for one that asks for several things (0: as the others). Each
+// conversation's R@10 is printed too, for leaving one out.
 func pool(args []string) error {
 	qs, err := load(args[0])
 	if err != nil {
@@ -33,17 +36,23 @@ func pool(args []string) error {
 		l, v, _ := strings.Cut(spec, ",")
 		lexK, _ := strconv.Atoi(l)
 		vecK, _ := strconv.Atoi(v)
-		deep := 0 // LEXK,VECK,DEEP: questions that ask when or name a time get DEEP in both lanes
-		if parts := strings.Split(spec, ","); len(parts) == 3 {
+		deep := 0    // LEXK,VECK,DEEP: questions that ask when or name a time get DEEP in both lanes
+		several := 0 // LEXK,VECK,DEEP,SEVERAL: questions asking for several things get SEVERAL in both lanes
+		if parts := strings.Split(spec, ","); len(parts) >= 3 {
 			deep, _ = strconv.Atoi(parts[2])
-			v = parts[1]
-			vecK, _ = strconv.Atoi(v)
+			vecK, _ = strconv.Atoi(parts[1])
+			if len(parts) == 4 {
+				several, _ = strconv.Atoi(parts[3])
+			}
 		}
 		var cats catMeans
 		conv := map[string]*catMeans{} // per conversation, for leaving one out
 		for i := range qs {
 			q := cut(qs[i], lexK, vecK)
-			if _, named := rank.Named(qs[i].Text, now); deep > 0 && (rank.AsksWhen(qs[i].Text) || named) {
+			if several > 0 && rank.AsksSeveral(qs[i].Text) {
+				q = cut(qs[i], several, several)
+			}
+			if _, named := rank.Named(qs[i].Text, now); deep > 0 && named {
 				q = cut(qs[i], deep, deep)
 			}
 			r := recallAt(p, &q, 10)
