@@ -664,3 +664,23 @@ func TestRecallTimePool(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallTimePoolNotFew: whether a filter left few records (so that the
+// best of them are hits, marked weak, when none has evidence) does not
+// depend on the deeper pool of a question that names a time: 60 records
+// under the filter are not few for a question of 10 hits either way.
+func TestRecallTimePoolNotFew(t *testing.T) {
+	var recs []mneme.Record
+	for i := range 60 {
+		recs = append(recs, mneme.Record{Type: mneme.Episodic, Text: fmt.Sprintf("zebra quartz lantern %d", 100+i)})
+	}
+	strict := rank.Default()
+	strict.MatchFloor = 1 // no meaning is evidence: only a query word or the time named would be
+	eng := reopen(engine(t, recs...).Store(), mneme.WithProfiles(map[string]rank.Profile{"strict": strict}))
+	for _, q := range []string{"what went wrong", "what went wrong on 3 March 2021"} {
+		res := recall(t, eng, mneme.Query{Text: q, Mode: mneme.Hybrid, Profile: "strict", Filter: mneme.Filter{Types: []mneme.Type{mneme.Episodic}}})
+		if len(res.Hits) != 0 || res.Weak != "" {
+			t.Errorf("%q: %d hits (weak: %q), want none: 60 records under the filter are not few", q, len(res.Hits), res.Weak)
+		}
+	}
+}

@@ -10,7 +10,7 @@ import "time"
 // and little meaning with the turn that answers it, which the lanes rank
 // below their first 100 (LoCoMo dev). Other questions pay nothing.
 func (p *Profile) Pool(query string, now time.Time, k, most int) int {
-	n := max(4*k, 50)
+	n := UsualPool(k, most)
 	if p.TimePool > n && p.DateBoost > 0 {
 		if _, ok := Named(query, now); ok {
 			n = p.TimePool
@@ -18,3 +18,8 @@ func (p *Profile) Pool(query string, now time.Time, k, most int) int {
 	}
 	return min(most, n)
 }
+
+// UsualPool is the pool of a question that names no time: max(4k, 50),
+// at most max. A filter that leaves fewer records than it has left few,
+// whatever the question.
+func UsualPool(k, most int) int { return min(most, max(4*k, 50)) }

@@ -41,6 +41,9 @@ func TestPool(t *testing.T) {
 		if got := tc.p.Pool(tc.query, now, tc.k, most); got != tc.want {
 			t.Errorf("%s: Pool(%q, k %d) = %d, want %d", tc.name, tc.query, tc.k, got, tc.want)
 		}
+		if got, want := UsualPool(tc.k, most), min(most, max(4*tc.k, 50)); got != want {
+			t.Errorf("%s: UsualPool(%d) = %d, want %d whatever the question", tc.name, tc.k, got, want)
+		}
 	}
 }
 
