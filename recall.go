@@ -279,8 +279,10 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	// BM25 does; the other stages read the distinct terms.
 	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K,
 		Linked: q.Expand > 0 || !ScopeFrom(ctx).seesAll()} // expansion and hiding read link targets
+	few := q.K // fewer records than this under a filter are few (finalHits)
 	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
-		cq.K = min(MaxK, max(4*q.K, 50)) // fusion and reshaping choose among more than k
+		few = rank.UsualPool(q.K, MaxK)
+		cq.K = q.prof.Pool(q.Text, e.now(), q.K, MaxK) // fusion and reshaping choose among more than k
 	}
 	if q.Mode == Vector {
 		cq.Terms = nil
@@ -314,7 +316,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		stage("feedback")
 	}
 	e.shape(ctx, st, &q, found.List, cands)
-	hits, chosen, held := finalHits(&q, found.List, cands, terms, narrowed(&q.Filter, len(found.List), cq.K))
+	hits, chosen, held := finalHits(&q, found.List, cands, terms, narrowed(&q.Filter, len(found.List), few))
 	res.HeldBack = held
 	if len(hits) > 0 && hits[0].Weak {
 		res.Weak = fmt.Sprintf("the filter left %d records and none has a query word or a meaning at the match floor (%g): these are its best", len(found.List), q.prof.MatchFloor)

@@ -633,3 +633,54 @@ func TestRecallWeighsQueryFrequency(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallTimePool: a question that names a time searches each lane
+// deeper (the profile's time_pool), so every record becomes a candidate,
+// the one of that time too, though it shares no word with the question
+// (the date boost then decides, see TestRecallDateMatch); another
+// question over the same records keeps the usual pool (max(4k, 50) per
+// lane).
+func TestRecallTimePool(t *testing.T) {
+	on := func(d int) *time.Time { t := time.Date(2023, 6, d, 15, 0, 0, 0, time.UTC); return &t }
+	var recs []mneme.Record
+	for i := range 130 {
+		recs = append(recs, mneme.Record{Text: fmt.Sprintf("invoice run %d of the billing job went through", i), OccurredAt: on(2 + i%20)})
+	}
+	recs = append(recs, mneme.Record{Text: "the nightly export broke at midnight", OccurredAt: on(1)})
+	eng := engine(t, recs...)
+	for _, tc := range []struct {
+		query    string
+		min, max int
+	}{
+		{"what happened to the invoice run on 1 June 2023?", 131, 131},
+		{"what happened to the invoice run in June 2023?", 131, 131},
+		{"what happened to the invoice run?", 50, 100},
+		{"when did the invoice run go through?", 50, 100}, // asks when, names no time
+	} {
+		res := recall(t, eng, mneme.Query{Text: tc.query, Mode: mneme.Hybrid, Report: true})
+		c := res.Report.Candidates
+		if n := c.Lexical + c.Vector + c.Both; n < tc.min || n > tc.max {
+			t.Errorf("%q: %d candidates, want %d to %d", tc.query, n, tc.min, tc.max)
+		}
+	}
+}
+
+// TestRecallTimePoolNotFew: whether a filter left few records (so that the
+// best of them are hits, marked weak, when none has evidence) does not
+// depend on the deeper pool of a question that names a time: 60 records
+// under the filter are not few for a question of 10 hits either way.
+func TestRecallTimePoolNotFew(t *testing.T) {
+	var recs []mneme.Record
+	for i := range 60 {
+		recs = append(recs, mneme.Record{Type: mneme.Episodic, Text: fmt.Sprintf("zebra quartz lantern %d", 100+i)})
+	}
+	strict := rank.Default()
+	strict.MatchFloor = 1 // no meaning is evidence: only a query word or the time named would be
+	eng := reopen(engine(t, recs...).Store(), mneme.WithProfiles(map[string]rank.Profile{"strict": strict}))
+	for _, q := range []string{"what went wrong", "what went wrong on 3 March 2021"} {
+		res := recall(t, eng, mneme.Query{Text: q, Mode: mneme.Hybrid, Profile: "strict", Filter: mneme.Filter{Types: []mneme.Type{mneme.Episodic}}})
+		if len(res.Hits) != 0 || res.Weak != "" {
+			t.Errorf("%q: %d hits (weak: %q), want none: 60 records under the filter are not few", q, len(res.Hits), res.Weak)
+		}
+	}
+}

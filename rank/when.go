@@ -39,6 +39,9 @@ var (
 // "on 18 November"). The span is what was named: a day for a day, a week
 // for "last week", and a week around the day "two weeks ago" means.
 func Named(text string, now time.Time) (Span, bool) {
+	if !mayNameTime(text) {
+		return Span{}, false // most questions: a byte scan instead of a dozen regular expressions
+	}
 	if s, ok := between(text, now); ok {
 		return s, true
 	}
@@ -254,4 +257,43 @@ func wordSet(words string) map[string]bool {
 		set[w] = true
 	}
 	return set
+}
+
+// mayNameTime is a necessary condition of Named, and cheap: every time it
+// reads has a word of timeWords (a month, a weekday, "yesterday", "ago",
+// "last", "this", a unit) or a number of four digits (a year), as a run of
+// ASCII letters and digits, which is where the expressions' \b falls. A
+// text with other bytes may fold into such a word under (?i), so it
+// passes.
+func mayNameTime(text string) bool {
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		var c byte = ' '
+		if i < len(text) {
+			c = text[i]
+		}
+		if c >= 0x80 {
+			return true
+		}
+		if c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z' {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && timeToken(text[start:i]) {
+			return true
+		}
+		start = -1
+	}
+	return false
+}
+
+// timeToken reports whether an ASCII word is one of timeWords or a number
+// of four digits.
+func timeToken(w string) bool {
+	if len(w) == 4 && strings.Trim(w, "0123456789") == "" {
+		return true
+	}
+	return len(w) <= len("wednesday") && timeWords[strings.ToLower(w)]
 }

@@ -69,3 +69,47 @@ func FuzzNamed(f *testing.F) {
 		}
 	})
 }
+
+// TestMayNameTime: the cheap check Named makes first passes every text
+// that names a time (so Named reads the same as without it) and turns
+// away plain questions.
+func TestMayNameTime(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"what did Nate do on 25 May, 2022?", true},
+		{"what happened on 2026-11-18", true},
+		{"what happened last Tuesday", true},
+		{"two weeks ago", true},
+		{"what did we decide in MAY", true},
+		{"this evening", true},
+		{"in 1999", true},
+		{"the year 2023年", true}, // other bytes: Named decides
+		{"how do we warm up the cache before deploys", false},
+		{"what pet does Nate have?", false},
+		{"order 20231 shipped", false}, // five digits: no year
+		{"", false},
+	} {
+		if got := mayNameTime(tc.text); got != tc.want {
+			t.Errorf("mayNameTime(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
+// FuzzNamedGate: whatever Named reads a time in, mayNameTime lets through
+// (checked against Named's readers without the gate).
+func FuzzNamedGate(f *testing.F) {
+	for _, s := range []string{"on 25 May, 2022", "2026-11-18", "last night", "yesterday", "three days ago", "between 3 May and 9 May",
+		"this weekend", "previous year", "in_2023", "Yeſterday", "Sunday", "tonight", "x2023", "July 7th"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, text string) {
+		_, between := between(text, now)
+		_, namedOne := namedOne(text, now)
+		if (between || namedOne) && !mayNameTime(text) {
+			t.Fatalf("Named reads a time in %q, but mayNameTime turns it away", text)
+		}
+	})
+}

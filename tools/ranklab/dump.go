@@ -34,6 +34,7 @@ func dump(args []string) error {
 	data := fs.String("data", "", "locomo file")
 	out := fs.String("out", "", "gob file")
 	withVecs := fs.Bool("vectors", false, "experiment: keep the vectors")
+	pool := fs.Int("k", 100, "candidates per lane (the Engine's at k 25)")
 	names := fs.String("names", "", "experiment: drop or half the speakers' names in the lexical query")
 	fs.Parse(args)
 	ctx := context.Background()
@@ -130,7 +131,7 @@ func dump(args []string) error {
 				lex = kept
 			}
 		}
-		found, err := eng.Store().Candidates(ctx, mneme.CandidateQuery{Terms: lex, Filter: f, K: 100, Vector: vecs[0]})
+		found, err := eng.Store().Candidates(ctx, mneme.CandidateQuery{Terms: lex, Filter: f, K: *pool, Vector: vecs[0]})
 		if err != nil {
 			return err
 		}

@@ -18,10 +18,12 @@
 // of N missed questions with each hit's score parts). Experiments kept
 // with their figures in docs/performance.md ("What did not help"): `nbr`
 // (neighbour turns), `sim` (session diversity, MMR, rerank features),
-// `shape` (a profile for questions asking for several things), and, on a
+// `shape` (a profile for questions asking for several things), `pool`
+// (smaller candidate pools of a dump made with -k 300), and, on a
 // dump made with -vectors, `prf` (vector feedback) and `ctx` (a turn's
-// vector with its neighbours'); dump -names drop|half takes the speakers'
-// names out of the lexical query.
+// vector with its neighbours'), and `alone DUMP VECDUMP HOME DATA MIX…` (a
+// second vector per turn, of its text alone); dump -names drop|half takes
+// the speakers' names out of the lexical query.
 package main
 
 import (
@@ -56,6 +58,10 @@ func main() {
 		err = prf(os.Args[2:])
 	case "ctx":
 		err = ctxvec(os.Args[2:])
+	case "pool":
+		err = pool(os.Args[2:])
+	case "alone":
+		err = alone(os.Args[2:])
 	case "loco":
 		err = loco(os.Args[2:])
 	default:
