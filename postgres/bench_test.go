@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +18,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
 	"github.com/mneme-ai/mneme/internal/benchdata"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"github.com/mneme-ai/mneme/internal/pgtest"
 	"github.com/mneme-ai/mneme/postgres"
 )
@@ -50,6 +54,7 @@ func BenchmarkHybridRecall(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/mode=%s/filter=%s", n, mode, fl.name), func(b *testing.B) {
 				q := benchdata.New(2, 30_000)
 				var lat []time.Duration
+				c0, s0 := eval.CPUTime(), serverCPU(b, eng)
 				for b.Loop() {
 					t := time.Now()
 					res, err := eng.Recall(ctx, mneme.Query{Text: q.Query(), K: 10, Filter: fl.f, Mode: mode})
@@ -59,9 +64,47 @@ func BenchmarkHybridRecall(b *testing.B) {
 					}
 				}
 				benchdata.ReportPercentiles(b, lat)
+				b.ReportMetric(float64((eval.CPUTime()-c0).Microseconds())/1000/float64(b.N), "client-cpu-ms/op")
+				if s1 := serverCPU(b, eng); s0 > 0 && s1 > 0 {
+					b.ReportMetric(float64((s1-s0).Microseconds())/1000/float64(b.N), "server-cpu-ms/op")
+				}
 			})
 		}
 	}
+}
+
+// serverCPU is the CPU time the server's processes (its postmaster's
+// children) have used, read from /proc when the server runs on this
+// machine (scripts/pg-cluster), else 0: on a shared machine the wall
+// clock also measures the share of the CPU the server got.
+func serverCPU(b *testing.B, eng *mneme.Engine) time.Duration {
+	var dir string
+	if err := eng.Store().(*postgres.Store).Pool().QueryRow(context.Background(), "SHOW data_directory").Scan(&dir); err != nil {
+		b.Fatal(err)
+	}
+	pid, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	parent, _, _ := strings.Cut(string(pid), "\n")
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var ticks int64
+	for _, p := range procs {
+		stat, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// After "(comm)": state ppid … utime (14th field) stime (15th).
+		_, rest, ok := strings.Cut(string(stat), ") ")
+		f := strings.Fields(rest)
+		if !ok || len(f) < 13 || f[1] != parent {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks += u + st
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
 }
 
 // loadVectors opens a fresh store holding n records of the benchmark
