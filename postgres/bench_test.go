@@ -136,7 +136,11 @@ func keptVectors(b *testing.B, n int) *mneme.Engine {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer admin.Close(ctx)
+	defer admin.Close(ctx) // which also releases the lock
+	// One process loads at a time; another waits and then reuses its store.
+	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock(hashtext($1))", schema); err != nil {
+		b.Fatal(err)
+	}
 	var mark *string
 	err = admin.QueryRow(ctx, "SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = $1", schema).Scan(&mark)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -165,17 +169,25 @@ func keptVectors(b *testing.B, n int) *mneme.Engine {
 const fixtureDone = "mneme benchmark fixture, loaded"
 
 // fixtureKey names a kept store's data: the record count, the embedder,
-// the newest migration (a store of an older schema is not read, nor
-// migrated under another version's benchmark), and a digest of records and
-// vectors the corpus generators make, so a change to them loads anew.
+// the migrations' names and contents (a store of another schema is not
+// read, nor migrated under another version's benchmark), and a digest of
+// records and vectors the corpus generators make, so a change to any of
+// them loads anew.
 func fixtureKey(b *testing.B, n int, info mneme.EmbedderInfo) string {
 	b.Helper()
-	files, err := os.ReadDir("migrations")
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\n%s\n", n, info.ID())
+	files, err := filepath.Glob("migrations/*.sql")
 	if err != nil || len(files) == 0 {
 		b.Fatal("reading the migrations:", err)
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\n%s\n%s\n", n, info.ID(), files[len(files)-1].Name())
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(h, "%s\n%d\n%s\n", f, len(data), data)
+	}
 	c := benchdata.New(1, 30_000)
 	for _, i := range []int{0, 1, n / 2, n - 1} {
 		r := c.Record(i)
