@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -48,22 +49,29 @@ func (q *lexQuery) factorBound(x float64) float64 {
 
 // taDoc is what the search knows of a record.
 type taDoc struct {
+	rid   int64
 	score float64      // what the terms in known add
 	known bm25.TermSet // terms whose contribution is known (none, if not held)
 	has   bm25.TermSet // terms it holds
 	pass  int8         // 1: passes the filter, -1: does not, 0: not checked yet
 }
 
-// ta is one top-k search.
+// ta is one top-k search. A filter most records fail has it meet tens of
+// thousands of records, each looked at again in every round: they sit in
+// blocks (never copied as they grow), their term sets cut from shared
+// arenas, so that meeting one allocates nothing of its own and a round
+// reads them in order.
 type ta struct {
-	q    *lexQuery
-	w    *search
-	k    int
-	docs map[int64]*taDoc
-	read []int        // postings read of each term
-	tau  []float64    // the most an unread posting of each term adds
-	done bm25.TermSet // terms whose list is read through
-	all  bm25.TermSet
+	q     *lexQuery
+	w     *search
+	k     int
+	at    map[int64]*taDoc // by rid, in blocks
+	docs  [][]taDoc        // the records met, in blocks of docBlock
+	arena []uint64         // what new term sets are cut from
+	read  []int            // postings read of each term
+	tau   []float64        // the most an unread posting of each term adds
+	done  bm25.TermSet     // terms whose list is read through
+	all   bm25.TermSet
 }
 
 // top returns the BM25 top k among the records passing the filter, best
@@ -73,7 +81,7 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	if w.exact {
 		return q.filtered(w, k)
 	}
-	t := &ta{q: q, w: w, k: k, docs: map[int64]*taDoc{}, read: make([]int, len(q.terms)),
+	t := &ta{q: q, w: w, k: k, at: make(map[int64]*taDoc, docBlock), read: make([]int, len(q.terms)),
 		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms))}
 	depth := make([]int, len(q.terms))
 	for i, term := range q.terms {
@@ -188,13 +196,44 @@ func (t *ta) readLists(depth []int) error {
 	return err
 }
 
+// doc returns what is known of the record rid, meeting it if new.
+func (t *ta) doc(rid int64) *taDoc {
+	if d, ok := t.at[rid]; ok {
+		return d
+	}
+	words := len(t.all)
+	if len(t.arena) < 2*words {
+		t.arena = make([]uint64, 2*words*docBlock)
+	}
+	known, has := t.arena[:words:words], t.arena[words:2*words:2*words]
+	t.arena = t.arena[2*words:]
+	if n := len(t.docs); n == 0 || len(t.docs[n-1]) == docBlock {
+		t.docs = append(t.docs, make([]taDoc, 0, docBlock))
+	}
+	b := &t.docs[len(t.docs)-1]
+	*b = append(*b, taDoc{rid: rid, known: known, has: has})
+	d := &(*b)[len(*b)-1]
+	t.at[rid] = d
+	return d
+}
+
+// docBlock is how many records a block of ta.docs holds.
+const docBlock = 1024
+
+// met yields every record met.
+func (t *ta) met(yield func(*taDoc) bool) {
+	for _, b := range t.docs {
+		for i := range b {
+			if !yield(&b[i]) {
+				return
+			}
+		}
+	}
+}
+
 // learn adds what term i adds to the record rid, once.
 func (t *ta) learn(rid int64, i int, add float64) {
-	d := t.docs[rid]
-	if d == nil {
-		d = &taDoc{}
-		t.docs[rid] = d
-	}
+	d := t.doc(rid)
 	if !d.known.Has(i) {
 		d.score += add
 		d.known.Add(i)
@@ -205,27 +244,75 @@ func (t *ta) learn(rid int64, i int, add float64) {
 // theta is the k-th best score known among the records passing the filter
 // (-Inf while fewer pass): the k-th best full score is no lower.
 func (t *ta) theta() float64 {
-	var scores []float64
-	for _, d := range t.docs {
-		if d.pass == 1 {
-			scores = append(scores, d.score)
+	best := make([]float64, 0, t.k) // a min-heap of the k best
+	for d := range t.met {
+		switch {
+		case d.pass != 1:
+		case len(best) < t.k:
+			best = append(best, d.score)
+			heapUp(best)
+		case d.score > best[0]:
+			best[0] = d.score
+			heapDown(best)
 		}
 	}
-	if len(scores) < t.k {
+	if len(best) < t.k {
 		return math.Inf(-1)
 	}
-	return kthLargest(scores, t.k)
+	return best[0]
 }
 
-// bound is the most d's full score can be.
+// heapUp restores the min-heap h after its last element was added.
+func heapUp(h []float64) {
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h[p] <= h[i] {
+			return
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+}
+
+// heapDown restores the min-heap h after its first element grew.
+func heapDown(h []float64) {
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		if r := l + 1; r < len(h) && h[r] < h[l] {
+			l = r
+		}
+		if h[i] <= h[l] {
+			return
+		}
+		h[i], h[l] = h[l], h[i]
+		i = l
+	}
+}
+
+// bound is the most d's full score can be: its known score, and for each
+// term neither known of it nor read through, the most an unread posting
+// adds.
 func (t *ta) bound(d *taDoc) float64 {
 	b := d.score
-	for i := range t.q.terms {
-		if !d.known.Has(i) && !t.done.Has(i) {
-			b += t.tau[i]
+	for w, all := range t.all {
+		missing := all &^ (word(d.known, w) | word(t.done, w))
+		for missing != 0 {
+			b += t.tau[w*64+bits.TrailingZeros64(missing)]
+			missing &= missing - 1
 		}
 	}
 	return b
+}
+
+// word is word w of s (0 past its end).
+func word(s bm25.TermSet, w int) uint64 {
+	if w < len(s) {
+		return s[w]
+	}
+	return 0
 }
 
 // unseen is the most a record not seen yet can score.
@@ -249,15 +336,17 @@ func (t *ta) contenders(size int) []int64 {
 		bound float64
 	}
 	var cs []contender
-	for rid, d := range t.docs {
+	for d := range t.met {
 		if d.pass == -1 || (d.pass == 1 && d.known.Covers(t.done, t.all)) {
 			continue
 		}
 		if b := t.bound(d); b >= theta {
-			cs = append(cs, contender{rid, b})
+			cs = append(cs, contender{d.rid, b})
 		}
 	}
-	slices.SortFunc(cs, func(a, b contender) int { return cmpFloat(b.bound, a.bound) })
+	if len(cs) > size { // only which are best matters, not their order
+		slices.SortFunc(cs, func(a, b contender) int { return cmpFloat(b.bound, a.bound) })
+	}
 	out := make([]int64, min(size, len(cs)))
 	for i := range out {
 		out[i] = cs[i].rid
@@ -277,7 +366,7 @@ const settleSQL = `SELECT r.rid, p.term, p.tf, p.dl FROM records r LEFT JOIN LAT
 func (t *ta) settle(rids []int64) error {
 	var missing bm25.TermSet
 	for _, rid := range rids {
-		d := t.docs[rid]
+		d := t.doc(rid)
 		d.pass = -1
 		for i := range t.q.terms {
 			if !d.known.Has(i) && !t.done.Has(i) {
@@ -304,7 +393,7 @@ func (t *ta) settle(rids []int64) error {
 		if err := rows.Scan(&rid, &term, &tf, &dl); err != nil {
 			return err
 		}
-		d := t.docs[rid]
+		d := t.doc(rid)
 		d.pass = 1
 		if i, ok := index[deref(term)]; ok && !d.known.Has(i) { // (term, rid) is unique: once each
 			d.score += t.q.add(i, *tf, *dl)
@@ -313,7 +402,7 @@ func (t *ta) settle(rids []int64) error {
 		return nil
 	})
 	for _, rid := range rids {
-		if d := t.docs[rid]; d.pass == 1 {
+		if d := t.doc(rid); d.pass == 1 {
 			d.known.AddAll(missing)
 		}
 	}
@@ -323,9 +412,9 @@ func (t *ta) settle(rids []int64) error {
 // result is the top k of the records known in full.
 func (t *ta) result() []lexHit {
 	var hits []lexHit
-	for rid, d := range t.docs {
+	for d := range t.met {
 		if d.pass == 1 && d.known.Covers(t.done, t.all) {
-			hits = append(hits, lexHit{rid: rid, score: d.score, has: d.has})
+			hits = append(hits, lexHit{rid: d.rid, score: d.score, has: d.has})
 		}
 	}
 	sortHits(hits)
@@ -384,11 +473,4 @@ func forRows(rows pgx.Rows, fn func() error) error {
 		}
 	}
 	return rows.Err()
-}
-
-// kthLargest returns the k-th largest of xs (1 <= k <= len(xs)); xs is
-// reordered.
-func kthLargest(xs []float64, k int) float64 {
-	slices.Sort(xs)
-	return xs[len(xs)-k]
 }

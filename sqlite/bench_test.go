@@ -9,6 +9,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
 	"github.com/mneme-ai/mneme/internal/benchdata"
+	"github.com/mneme-ai/mneme/internal/eval"
 	"github.com/mneme-ai/mneme/sqlite"
 )
 
@@ -66,7 +67,10 @@ func filters() []namedFilter {
 }
 
 // timeRecalls runs q with a new query text each iteration and reports the
-// latency percentiles. A degraded result (no vector lane) fails.
+// latency percentiles, and the median CPU time of the process per query
+// (cpu-p50-ms: the work, where the wall clock on a shared machine also
+// measures the share of the CPU it got). A degraded result (no vector
+// lane) fails.
 func timeRecalls(b *testing.B, eng *mneme.Engine, q mneme.Query) {
 	timeQueries(b, eng, q, (*benchdata.Corpus).Query)
 }
@@ -75,11 +79,13 @@ func timeRecalls(b *testing.B, eng *mneme.Engine, q mneme.Query) {
 func timeQueries(b *testing.B, eng *mneme.Engine, q mneme.Query, next func(*benchdata.Corpus) string) {
 	c := benchdata.New(2, 30_000)
 	var lat []time.Duration
+	var cpu []float64
 	for b.Loop() {
 		q.Text = next(c)
-		t0 := time.Now()
+		t0, c0 := time.Now(), eval.CPUTime()
 		res, err := eng.Recall(context.Background(), q)
 		lat = append(lat, time.Since(t0))
+		cpu = append(cpu, float64((eval.CPUTime()-c0).Microseconds())/1000)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -88,6 +94,7 @@ func timeQueries(b *testing.B, eng *mneme.Engine, q mneme.Query, next func(*benc
 		}
 	}
 	benchdata.ReportPercentiles(b, lat)
+	b.ReportMetric(eval.Median(cpu), "cpu-p50-ms")
 }
 
 // BenchmarkLexicalRecall measures in-process BM25 recall latency at 100,000

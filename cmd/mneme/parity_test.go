@@ -80,6 +80,9 @@ func TestSurfaceParity(t *testing.T) {
 		{"link", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""},
 		{"link", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""}, // unchanged
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 1, "expand": 1, "explain": true}), ""},
+		// B's hit brings A, which links to it: an incoming expansion, in explain and in the package.
+		{"recall", "", fixed(args{"query": incomingQuery, "project": "shop", "k": 1, "expand": 1, "explain": true}), ""},
+		{"context", "", fixed(args{"query": incomingQuery, "project": "shop", "budget": 300, "expand": 1}), ""},
 		{"unlink", "", func(ids map[string]string) args { return args{"from": ids["A"], "to": ids["B"], "rel": "relates_to"} }, ""},
 		// A ranking profile of config.json chosen per request; an unknown one is refused.
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 2, "profile": "rrf", "explain": true}), ""},
@@ -154,11 +157,17 @@ func TestSurfaceParity(t *testing.T) {
 		if st.in != nil && st.in(nil)["profile"] == "rrf" && st.op == "recall" && !strings.Contains(results["cli"], `"fusion":"rrf"`) {
 			t.Errorf("step %d: the rrf profile was not used: %.600s", i, results["cli"])
 		}
+		if st.in != nil && st.in(nil)["query"] == incomingQuery && !strings.Contains(results["cli"], `"direction":"incoming"`) {
+			t.Errorf("step %d: no incoming expansion: %.600s", i, results["cli"])
+		}
 		if results["cli"] != results["http"] || results["cli"] != results["mcp"] {
 			t.Errorf("step %d %s differs:\ncli  %s\nhttp %s\nmcp  %s", i, st.op, results["cli"], results["http"], results["mcp"])
 		}
 	}
 }
+
+// incomingQuery finds B alone, which A links to.
+const incomingQuery = "staging database postgres"
 
 // homeWith returns a new home whose config.json is cfg.
 func homeWith(t *testing.T, cfg string) string {
@@ -201,7 +210,7 @@ func normalise(t *testing.T, op string, out any, ids map[string]string) string {
 					e, _ := x.(map[string]any)
 					switch {
 					case e["relation"] != nil:
-						x = args{"relation": e["relation"], "expanded_from": e["expanded_from"]}
+						x = args{"relation": e["relation"], "expanded_from": e["expanded_from"], "direction": e["direction"]}
 					case e["fusion"] != nil:
 						x = args{"fusion": e["fusion"]}
 					default:

@@ -90,5 +90,7 @@ func BenchmarkSearch100k(b *testing.B) { searchBench(b, nil) }
 
 func BenchmarkFilteredSearch100k(b *testing.B) {
 	b.Run("pass1%", func(b *testing.B) { searchBench(b, func(k int64) bool { return k%100 == 7 }) })
+	b.Run("pass10%", func(b *testing.B) { searchBench(b, func(k int64) bool { return k%10 == 3 }) })
+	b.Run("pass20%", func(b *testing.B) { searchBench(b, func(k int64) bool { return k%5 == 3 }) })
 	b.Run("pass50%", func(b *testing.B) { searchBench(b, func(k int64) bool { return k%2 == 1 }) })
 }

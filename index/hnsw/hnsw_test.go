@@ -1,6 +1,7 @@
 package hnsw
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -164,6 +165,65 @@ func TestFiltered(t *testing.T) {
 	}
 	if hits := ix.Search(queries[0], 10, func(int64) bool { return false }); len(hits) != 0 {
 		t.Fatalf("reject-all filter returned %v", hits)
+	}
+}
+
+// TestExactScan checks the scan against a plain loop over every live,
+// accepted key: k within one chunk of ids and beyond it, deleted keys, a
+// filter and none, and ties (duplicate vectors) to the lower key.
+func TestExactScan(t *testing.T) {
+	g := newGen(48, 20)
+	vecs := g.points(3000, 11)
+	for i := 100; i < 3000; i += 97 {
+		vecs[i] = vecs[i-50] // ties
+	}
+	ix := build(t, Config{Dim: 48}, vecs, true)
+	for i := int64(0); i < 3000; i += 7 {
+		ix.Delete(i)
+	}
+	dot := func(a, b []float32) (s float32) {
+		for i := range a {
+			s += a[i] * b[i]
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name   string
+		k      int
+		accept func(int64) bool
+	}{
+		{"k1", 1, nil},
+		{"k10-tenth", 10, func(k int64) bool { return k%10 == 3 }},
+		{"k700-third", 700, func(k int64) bool { return k%3 != 0 }},
+		{"k5000-all", 5000, nil},
+		{"none-pass", 10, func(int64) bool { return false }},
+	} {
+		for _, q := range append(g.points(5, 12), vecs[150]) {
+			var want []Hit
+			for key, v := range vecs {
+				if key%7 != 0 && (tc.accept == nil || tc.accept(int64(key))) {
+					want = append(want, Hit{int64(key), dot(q, v)})
+				}
+			}
+			slices.SortFunc(want, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+			want = want[:min(tc.k, len(want))]
+			got := ix.Exact(q, tc.k, tc.accept)
+			if len(got) != len(want) {
+				t.Fatalf("%s: %d hits, want %d", tc.name, len(got), len(want))
+			}
+			seen := map[int64]bool{}
+			for i, h := range got {
+				ok := h.Key%7 != 0 && (tc.accept == nil || tc.accept(h.Key)) && !seen[h.Key]
+				seen[h.Key] = true
+				near := func(a, b float32) bool { return math.Abs(float64(a-b)) <= 1e-5 }
+				if !ok || !near(h.Score, dot(q, vecs[h.Key])) || !near(h.Score, want[i].Score) {
+					t.Fatalf("%s: hit %d is %v, want a live accepted key scoring %v", tc.name, i, h, want[i].Score)
+				}
+				if i > 0 && h.Score == got[i-1].Score && h.Key < got[i-1].Key {
+					t.Fatalf("%s: tie %v after %v: want the lower key first", tc.name, h, got[i-1])
+				}
+			}
+		}
 	}
 }
 

@@ -12,7 +12,7 @@ func (ix *Index) Score(q []float32, keys []int64) (scores []float32, ok []bool) 
 	}
 	for i, k := range keys {
 		if id, found := ix.byKey[k]; found {
-			scores[i], ok[i] = dot(q, ix.vec(id)), true
+			scores[i], ok[i] = ix.score(q, id), true
 		}
 	}
 	return scores, ok
