@@ -21,6 +21,14 @@ var (
 // July 7, 2023, 2023-07-07), else a month (July 2023), else a year (2023),
 // as the half-open range [from, to) in UTC.
 func NamedTime(text string) (from, to time.Time, ok bool) {
+	if !hasFourDigits(text) {
+		return from, to, false // every form has a year: most texts are spared the expressions
+	}
+	return namedTime(text)
+}
+
+// namedTime is NamedTime without its cheap check.
+func namedTime(text string) (from, to time.Time, ok bool) {
 	date := func(y, m, d string) (time.Time, bool) {
 		year, _ := strconv.Atoi(y)
 		day, _ := strconv.Atoi(d)

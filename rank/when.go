@@ -58,6 +58,9 @@ var rangeRe = regexp.MustCompile(`(?i)\b(?:between|from) (.{3,40}?) (?:and|to|un
 // resolved as the latest such time up to the second (its year is often
 // left out).
 func between(text string, now time.Time) (Span, bool) {
+	if !cluesFor(text).rng {
+		return Span{}, false
+	}
 	m := rangeRe.FindStringSubmatch(text)
 	if m == nil {
 		return Span{}, false
@@ -86,13 +89,14 @@ func namedOne(text string, now time.Time) (Span, bool) {
 func relative(text string, now time.Time) (Span, bool) {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	day := func(t time.Time) Span { return Span{t, t.AddDate(0, 0, 1)} }
+	cl := cluesFor(text)
 	switch {
-	case yesterdayRe.MatchString(text):
+	case cl.yesterday && yesterdayRe.MatchString(text):
 		return day(today.AddDate(0, 0, -1)), true
-	case todayRe.MatchString(text):
+	case cl.today && todayRe.MatchString(text):
 		return day(today), true
 	}
-	if m := lastDayRe.FindStringSubmatch(text); m != nil {
+	if m := find(cl.weekday, lastDayRe, text); m != nil {
 		want := weekdayIndex(m[2])
 		back := (int(today.Weekday()) - want + 7) % 7
 		if back == 0 && strings.ToLower(m[1]) != "this" {
@@ -100,7 +104,7 @@ func relative(text string, now time.Time) (Span, bool) {
 		}
 		return day(today.AddDate(0, 0, -back)), true
 	}
-	if m := agoRe.FindStringSubmatch(text); m != nil {
+	if m := find(cl.ago, agoRe, text); m != nil {
 		n := count(m[1])
 		switch strings.ToLower(m[2]) {
 		case "day":
@@ -116,7 +120,7 @@ func relative(text string, now time.Time) (Span, bool) {
 			return Span{y, y.AddDate(1, 0, 0)}, true
 		}
 	}
-	if m := lastUnitRe.FindStringSubmatch(text); m != nil {
+	if m := find(cl.unit, lastUnitRe, text); m != nil {
 		back := 1
 		if strings.ToLower(m[1]) == "this" {
 			back = 0
@@ -139,17 +143,17 @@ func relative(text string, now time.Time) (Span, bool) {
 			return Span{first, first.AddDate(1, 0, 0)}, true
 		}
 	}
-	if m := dayMonthRe.FindStringSubmatch(text); m != nil {
+	if m := find(cl.digit && cl.month, dayMonthRe, text); m != nil {
 		if s, ok := latestDay(m[2], m[1], today); ok {
 			return s, true
 		}
 	}
-	if m := monthDayRe.FindStringSubmatch(text); m != nil {
+	if m := find(cl.digit && cl.month, monthDayRe, text); m != nil {
 		if s, ok := latestDay(m[1], m[2], today); ok {
 			return s, true
 		}
 	}
-	if m := monthOnlyRe.FindStringSubmatch(text); m != nil {
+	if m := find(cl.month, monthOnlyRe, text); m != nil {
 		month := monthIndex(m[1])
 		y := now.Year()
 		if month > now.Month() {
@@ -159,6 +163,14 @@ func relative(text string, now time.Time) (Span, bool) {
 		return Span{first, first.AddDate(0, 1, 0)}, true
 	}
 	return Span{}, false
+}
+
+// find is re.FindStringSubmatch(text) when clue says it can match.
+func find(clue bool, re *regexp.Regexp, text string) []string {
+	if !clue {
+		return nil
+	}
+	return re.FindStringSubmatch(text)
 }
 
 // latestDay is the day of month m and day d on or before today (this

@@ -113,3 +113,36 @@ func FuzzNamedGate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClues: Named reads the same time in a text with its clues as with
+// every expression tried.
+func FuzzClues(f *testing.F) {
+	for _, s := range []string{"on 25 May, 2022", "2026-11-18", "last night", "yesterday", "three days ago", "between 3 May and 9 May",
+		"this weekend", "previous year", "in May", "Yeſterday", "last Sunday", "tonight", "July 7th", "this morning",
+		"from 3 November to 5 November", "a couple of weeks ago", "the 3rd of November", "early June"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, text string) {
+		got, gotOK := Named(text, now)
+		cluesFor = func(string) clues { return everything }
+		defer func() { cluesFor = cluesOf }()
+		want, wantOK := Named(text, now)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("Named(%q) = %v %v with clues, %v %v without", text, got, gotOK, want, wantOK)
+		}
+	})
+}
+
+// FuzzFourDigits: whatever NamedTime reads a date in has a word of four
+// digits.
+func FuzzFourDigits(f *testing.F) {
+	for _, s := range []string{"on 25 May, 2022", "2026-11-18", "x2023", "in_2023", "12345", "(2023)", "July 7, 2023", "2023a", "a 1999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, _, ok := namedTime(text); ok && !hasFourDigits(text) {
+			t.Fatalf("NamedTime reads a date in %q, which has no word of four digits", text)
+		}
+	})
+}

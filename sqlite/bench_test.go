@@ -163,6 +163,10 @@ func BenchmarkHybridRecall(b *testing.B) {
 			})
 		}
 	}
+	// A question that names a time searches each lane deeper (rank.Pool).
+	b.Run(fmt.Sprintf("n=%d/mode=hybrid/filter=none/query=names-a-day", n), func(b *testing.B) {
+		timeQueries(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, func(c *benchdata.Corpus) string { return c.Text(8) + " on 18 November" })
+	})
 }
 
 // BenchmarkHybridRecallLong is BenchmarkHybridRecall over 100,000 records
