@@ -488,12 +488,7 @@ func check(t *testing.T, fresh, dec *Index) {
 // encoding again, and after a compaction.
 func TestDecodedWritesKeepTheView(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	ix, docs := New(), map[int64]Doc{}
-	for i := range 400 {
-		d := randomDoc(rng, int64(i))
-		ix.Put(d)
-		docs[d.Key] = d
-	}
+	ix, docs := randomIndex(rng, 400)
 	var buf bytes.Buffer
 	ix.WriteTo(&buf)
 	data := aligned(buf.Bytes())
@@ -552,12 +547,7 @@ func TestDecodedWritesKeepTheView(t *testing.T) {
 // table out of order is refused.
 func TestDecodesVersion5(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	ix, docs := New(), map[int64]Doc{}
-	for i := range 300 {
-		d := randomDoc(rng, int64(i))
-		ix.Put(d)
-		docs[d.Key] = d
-	}
+	ix, _ := randomIndex(rng, 300)
 	var buf bytes.Buffer
 	ix.WriteTo(&buf)
 	v6, err := Decode(aligned(buf.Bytes()))
@@ -583,4 +573,15 @@ func TestDecodesVersion5(t *testing.T) {
 	if _, err := Decode(aligned(swapped)); err == nil {
 		t.Fatal("a version 5 table out of order was accepted")
 	}
+}
+
+// randomIndex is an index of n random documents, and the documents by key.
+func randomIndex(rng *rand.Rand, n int) (*Index, map[int64]Doc) {
+	ix, docs := New(), map[int64]Doc{}
+	for i := range n {
+		d := randomDoc(rng, int64(i))
+		ix.Put(d)
+		docs[d.Key] = d
+	}
+	return ix, docs
 }
