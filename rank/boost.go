@@ -159,9 +159,6 @@ func (p *Profile) mentions(c *Candidate, span Span) bool {
 	if len(text) > mentionBytes {
 		text = text[:mentionBytes]
 	}
-	if !hasWord(text, timeWords) {
-		return false // cheap: most texts tell no time
-	}
 	said, ok := Named(text, c.Doc.Time)
 	return ok && said.Overlaps(span)
 }

@@ -42,13 +42,16 @@ func Named(text string, now time.Time) (Span, bool) {
 	if !mayNameTime(text) {
 		return Span{}, false // most questions: a byte scan instead of a dozen regular expressions
 	}
-	if s, ok := between(text, now); ok {
-		return s, true
+	cl := cluesFor(text)
+	if cl.rng {
+		if s, ok := between(text, now); ok {
+			return s, true
+		}
 	}
 	if from, to, ok := NamedTime(text); ok {
 		return Span{from, to}, true
 	}
-	return relative(text, now.UTC())
+	return relative(text, cl, now.UTC())
 }
 
 var rangeRe = regexp.MustCompile(`(?i)\b(?:between|from) (.{3,40}?) (?:and|to|until|till) (.{3,40})`)
@@ -58,9 +61,6 @@ var rangeRe = regexp.MustCompile(`(?i)\b(?:between|from) (.{3,40}?) (?:and|to|un
 // resolved as the latest such time up to the second (its year is often
 // left out).
 func between(text string, now time.Time) (Span, bool) {
-	if !cluesFor(text).rng {
-		return Span{}, false
-	}
 	m := rangeRe.FindStringSubmatch(text)
 	if m == nil {
 		return Span{}, false
@@ -81,15 +81,15 @@ func namedOne(text string, now time.Time) (Span, bool) {
 	if from, to, ok := NamedTime(text); ok {
 		return Span{from, to}, true
 	}
-	return relative(text, now.UTC())
+	return relative(text, cluesFor(text), now.UTC())
 }
 
 // relative resolves the relative time expressions Named knows against
-// now (the time of the question, or of the record that says it).
-func relative(text string, now time.Time) (Span, bool) {
+// now (the time of the question, or of the record that says it); cl are
+// text's clues.
+func relative(text string, cl clues, now time.Time) (Span, bool) {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	day := func(t time.Time) Span { return Span{t, t.AddDate(0, 0, 1)} }
-	cl := cluesFor(text)
 	switch {
 	case cl.yesterday && yesterdayRe.MatchString(text):
 		return day(today.AddDate(0, 0, -1)), true
