@@ -1,9 +1,11 @@
 package postgres
 
 import (
+	"container/heap"
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 
 	"github.com/jackc/pgx/v5"
 
@@ -244,52 +246,33 @@ func (t *ta) learn(rid int64, i int, add float64) {
 // theta is the k-th best score known among the records passing the filter
 // (-Inf while fewer pass): the k-th best full score is no lower.
 func (t *ta) theta() float64 {
-	best := make([]float64, 0, t.k) // a min-heap of the k best
+	best := &floatHeap{make(sort.Float64Slice, 0, t.k)} // the k best, worst on top
 	for d := range t.met {
 		switch {
 		case d.pass != 1:
-		case len(best) < t.k:
-			best = append(best, d.score)
-			heapUp(best)
-		case d.score > best[0]:
-			best[0] = d.score
-			heapDown(best)
+		case best.Len() < t.k:
+			heap.Push(best, d.score)
+		case d.score > best.Float64Slice[0]:
+			best.Float64Slice[0] = d.score
+			heap.Fix(best, 0)
 		}
 	}
-	if len(best) < t.k {
+	if best.Len() < t.k {
 		return math.Inf(-1)
 	}
-	return best[0]
+	return best.Float64Slice[0]
 }
 
-// heapUp restores the min-heap h after its last element was added.
-func heapUp(h []float64) {
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if h[p] <= h[i] {
-			return
-		}
-		h[p], h[i] = h[i], h[p]
-		i = p
-	}
-}
+// floatHeap is a min-heap of scores for container/heap.
+type floatHeap struct{ sort.Float64Slice }
 
-// heapDown restores the min-heap h after its first element grew.
-func heapDown(h []float64) {
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		if r := l + 1; r < len(h) && h[r] < h[l] {
-			l = r
-		}
-		if h[i] <= h[l] {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
+func (h *floatHeap) Push(x any) { h.Float64Slice = append(h.Float64Slice, x.(float64)) }
+
+func (h *floatHeap) Pop() any {
+	n := len(h.Float64Slice) - 1
+	x := h.Float64Slice[n]
+	h.Float64Slice = h.Float64Slice[:n]
+	return x
 }
 
 // bound is the most d's full score can be: its known score, and for each
