@@ -268,17 +268,51 @@ func (e *Engine) Get(ctx context.Context, id string, clearance Sensitivity) (*Re
 	return r, e.hideLinks(ctx, []*Record{r})
 }
 
+// GetAll is Get of each id, in one store call where the store can
+// (BatchGetter): the records in the order of ids, or the error Get gives
+// for the first id that fails.
+func (e *Engine) GetAll(ctx context.Context, ids []string, clearance Sensitivity) ([]*Record, error) {
+	for _, id := range ids {
+		if !ValidID(id) {
+			return nil, invalidID(id)
+		}
+	}
+	sc := ScopeFrom(ctx)
+	clearance = cmp.Or(sc.Allow(clearance), Internal)
+	got, err := e.getMany(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Record, len(ids))
+	for i, id := range ids {
+		if out[i] = got[id]; !sees(sc, out[i], clearance) {
+			return nil, notFound(sc, id, clearance)
+		}
+	}
+	return out, e.hideLinksKnown(ctx, out, got)
+}
+
+// sees reports whether a caller of scope sc reading at clearance may read
+// r (nil: nothing has the id).
+func sees(sc Scope, r *Record, clearance Sensitivity) bool {
+	return r != nil && sc.Covers(r.Project) && r.Visible(clearance)
+}
+
+func invalidID(id string) error {
+	return Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
+}
+
 // read is Get with every link as stored: for a use case that writes the
 // record back (a hidden link must survive the caller's change).
 func (e *Engine) read(ctx context.Context, id string, clearance Sensitivity) (*Record, error) {
 	if !ValidID(id) {
-		return nil, Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
+		return nil, invalidID(id)
 	}
 	sc := ScopeFrom(ctx)
 	clearance = cmp.Or(sc.Allow(clearance), Internal)
 	r, err := e.store.Get(ctx, id)
 	switch {
-	case ErrorCode(err) == ENOTFOUND || err == nil && (!sc.Covers(r.Project) || !r.Visible(clearance)):
+	case ErrorCode(err) == ENOTFOUND || err == nil && !sees(sc, r, clearance):
 		return nil, notFound(sc, id, clearance)
 	case err != nil:
 		return nil, err

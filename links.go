@@ -35,7 +35,7 @@ func LinkRelations() []string { return slices.Clone(linkTypes) }
 func (l LinkRequest) Check(unlink bool) error {
 	switch {
 	case !ValidID(l.From):
-		return Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(l.From))
+		return invalidID(l.From)
 	case !ValidID(l.To):
 		return Invalid("link target %q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(l.To))
 	case l.From == l.To:

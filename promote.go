@@ -48,7 +48,7 @@ func (req *PromoteRequest) Check() error {
 	}
 	for _, id := range req.IDs {
 		if !ValidID(id) {
-			return Invalid("%q is not a record id: ids look like 0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e", Clip(id))
+			return invalidID(id)
 		}
 	}
 	if req.To != Semantic && req.To != Procedural {

@@ -184,3 +184,37 @@ func TestClip(t *testing.T) {
 		t.Errorf("ClipMessage of a long message with spaces: %d bytes", len(got))
 	}
 }
+
+// TestGetAllIsGetOfEach: GetAll answers as Get does for each id, in one
+// call: the records in order, or Get's refusal for the first id the
+// caller may not read (the same words for a secret, another project's
+// record and a missing one), and a malformed id is invalid.
+func TestGetAllIsGetOfEach(t *testing.T) {
+	eng := engine(t,
+		mneme.Record{Text: "the shop deploys on fridays", Project: "shop"},
+		mneme.Record{Text: "the shop rolls back on saturdays", Project: "shop"},
+		mneme.Record{Text: "the blog deploys on mondays", Project: "blog"},
+		mneme.Record{Text: "the shop vault password rotates", Project: "shop", Sensitivity: mneme.Secret})
+	ids := map[string]string{}
+	eng.Each(context.Background(), mneme.Filter{Clearance: mneme.Secret}, func(r *mneme.Record) error {
+		ids[r.Text] = r.ID
+		return nil
+	})
+	fri, sat := ids["the shop deploys on fridays"], ids["the shop rolls back on saturdays"]
+	blog, secret := ids["the blog deploys on mondays"], ids["the shop vault password rotates"]
+	reader := mneme.WithScope(context.Background(), mneme.Scope{Name: "reader", Projects: []string{"shop"}, Clearance: mneme.Internal})
+	recs, err := eng.GetAll(reader, []string{sat, fri}, mneme.Secret)
+	if err != nil || len(recs) != 2 || recs[0].ID != sat || recs[1].ID != fri {
+		t.Fatalf("GetAll(sat, fri) = %v, %v", recs, err)
+	}
+	for _, hidden := range []string{secret, blog, "0192f0c1-6b0e-7c3a-9d2e-5f1a2b3c4d5e"} {
+		_, want := eng.Get(reader, hidden, mneme.Secret)
+		_, got := eng.GetAll(reader, []string{fri, hidden}, mneme.Secret)
+		if mneme.ErrorCode(got) != mneme.ENOTFOUND || got.Error() != want.Error() {
+			t.Errorf("GetAll with %s: %v, want Get's %v", hidden, got, want)
+		}
+	}
+	if _, err := eng.GetAll(reader, []string{fri, "../etc"}, mneme.Internal); mneme.ErrorCode(err) != mneme.EINVALID {
+		t.Errorf("GetAll with a malformed id: %v, want EINVALID", err)
+	}
+}

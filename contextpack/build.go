@@ -145,13 +145,13 @@ func cited(ctx context.Context, eng *mneme.Engine, pkg *Package) (*time.Time, bo
 	for _, d := range pkg.Dropped {
 		ids = append(ids, d.ID)
 	}
-	hits := make([]mneme.Hit, 0, len(ids))
-	for _, id := range ids {
-		r, err := eng.Get(ctx, id, mneme.Secret)
-		if err != nil {
-			return nil, false
-		}
-		hits = append(hits, mneme.Hit{Record: r})
+	recs, err := eng.GetAll(ctx, ids, mneme.Secret)
+	if err != nil {
+		return nil, false
+	}
+	hits := make([]mneme.Hit, len(recs))
+	for i, r := range recs {
+		hits[i] = mneme.Hit{Record: r}
 	}
 	return mneme.HitsExpiry(hits), true
 }
