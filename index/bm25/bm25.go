@@ -76,6 +76,8 @@ type Index struct {
 	// selected are the last two Selects, which a recall's second search,
 	// the next recall, or a recall's search of a time asks again.
 	selected [2]atomic.Pointer[selection]
+	byEvent  atomic.Pointer[[]uint32] // the documents by event time, once a Select asked for a span (events.go)
+	evMu     sync.Mutex               // builds byEvent
 }
 
 type plist struct {
@@ -112,6 +114,7 @@ func (ix *Index) Put(d Doc) {
 	ix.remove(d.Key)
 	n := uint32(len(ix.keys))
 	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
+	ix.addEvent(n)
 	if ix.byKey != nil {
 		ix.byKey[d.Key] = n
 	}
@@ -248,6 +251,7 @@ func (ix *Index) docTags(n uint32) []uint32 {
 // compact drops dead documents from the postings and renumbers the rest.
 func (ix *Index) compact() {
 	keys, lens, alive, docs, tags, metas := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas
+	ix.byEvent.Store(nil) // renumbered: built again when asked
 	ix.keys, ix.lens, ix.alive = nil, nil, nil
 	ix.attrs, ix.tags, ix.metas = seg[attrs]{}, seg[uint32]{}, seg[uint32]{}
 	ix.byKey = make(map[int64]uint32, ix.live)

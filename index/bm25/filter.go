@@ -212,9 +212,18 @@ func (ix *Index) Select(f Filter) *KeySet {
 		return sel.set
 	}
 	s := sel.set
-	for n, alive := range ix.alive {
+	span, bounded := ix.spanDocs(f)
+	count := len(ix.alive)
+	if bounded {
+		count = len(span)
+	}
+	for i := range count {
+		n := i
+		if bounded {
+			n = int(span[i])
+		}
 		key := ix.keys[n]
-		if !alive || key < 0 {
+		if !ix.alive[n] || key < 0 {
 			continue
 		}
 		switch e := ix.attrs.at(n).expires; {

@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -73,4 +74,65 @@ func pick(rng *rand.Rand, from []string, n int) []string {
 		out[i] = from[rng.IntN(len(from))]
 	}
 	return out
+}
+
+// TestSelectSpan: a filter with time bounds reads the documents of its span
+// in event order and selects exactly the documents that pass it, checked
+// one by one, before and after documents are added (placed in the order),
+// replaced, deleted, compacted (the order built again), and in an index
+// read back from its encoding.
+func TestSelectSpan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	ix, _ := randomIndex(rng, 2000)
+	check := func(stage string, ix *Index) {
+		t.Helper()
+		for range 30 {
+			f := Filter{Since: int64(rng.IntN(110)) - 5, Until: int64(rng.IntN(110)) - 5}
+			switch rng.IntN(4) {
+			case 0:
+				f.Since = 0 // no lower bound
+			case 1:
+				f.Until = 0
+			case 2:
+				f.Project = "p1"
+			}
+			got := ix.Select(f)
+			match, ok := ix.compile(f)
+			want := 0
+			for n, alive := range ix.alive {
+				if !alive || !ok || !match(uint32(n)) {
+					continue
+				}
+				want++
+				if !got.Has(ix.keys[n]) {
+					t.Fatalf("%s: %+v: key %d (event %d) passes but is not selected", stage, f, ix.keys[n], ix.attrs.at(n).event)
+				}
+			}
+			if got.Len() != want {
+				t.Fatalf("%s: %+v: %d selected, %d pass", stage, f, got.Len(), want)
+			}
+		}
+	}
+	check("built", ix)
+	for i := range 500 { // new documents, and new versions of old ones
+		ix.Put(randomDoc(rng, int64(1500+i)))
+	}
+	check("added", ix)
+	for k := range int64(1800) {
+		ix.Delete(k) // past a quarter dead: compacted
+	}
+	check("compacted", ix)
+	for i := range 50 {
+		ix.Put(randomDoc(rng, int64(5000+i)))
+	}
+	check("added after compaction", ix)
+	var buf bytes.Buffer
+	if _, err := ix.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(aligned(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("decoded", back)
 }
