@@ -8,7 +8,7 @@ import (
 )
 
 // pool reports whether fusion or reshaping choose among more candidates
-// than k: each lane's pool (rank.Profile.Pool), and the window search.
+// than k: each lane's pool (rank.UsualPool), and the window search.
 func (q *Query) pool() bool { return q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 }
 
 // search runs cq and, for a question that names a time, a second search
