@@ -54,6 +54,7 @@ type Store struct {
 	vec   vectorLane
 	stmts stmts
 	wrote atomic.Bool // a write committed: Close may refresh the index snapshot
+	leave atomic.Bool // Close leaves the snapshots as they are (LeaveIndexes)
 	// readOnly: opened by OpenForReading on a full disk; nothing is
 	// written, not even an index snapshot.
 	readOnly bool
@@ -145,9 +146,10 @@ func (s *Store) Describe() string { return "sqlite " + filepath.Join(s.home, Fil
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
 // Close closes the database. A process that wrote many records leaves a
-// fresh index snapshot behind, so the next reader starts fast.
+// fresh index snapshot behind, so the next reader starts fast, unless it
+// was asked to leave them (LeaveIndexes).
 func (s *Store) Close() error {
-	if s.wrote.Load() && s.snapshotLag() >= saveEvery {
+	if s.wrote.Load() && !s.leave.Load() && s.snapshotLag() >= saveEvery {
 		if _, err := s.indexes(context.Background(), true); err != nil {
 			slog.Warn("refresh the indexes", "err", err)
 		}

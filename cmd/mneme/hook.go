@@ -105,7 +105,9 @@ func (a *app) hook(pos []string, perr error) ([]byte, error) {
 		return nil, err
 	}
 	defer eng.Close()
-	core := hook.Core{Eng: eng, Home: c.Home, Budget: c.File.Hooks.Budget, Project: c.File.Hooks.Project, Lexical: lexical}
+	eng.LeaveIndexes() // a cold index is rebuilt by warmLater's process, never on the host's time
+	core := hook.Core{Eng: eng, Home: c.Home, Budget: c.File.Hooks.Budget, Project: c.File.Hooks.Project, Lexical: lexical,
+		Warm: warmLater(c.Home)}
 	if c.File.LLM.Provider != "" { // a language model writes the session's summary, off the host's path
 		core.Abstract = abstractLater(c.Home)
 	}
