@@ -12,6 +12,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/hook"
+	"github.com/mneme-ai/mneme/sqlite"
 )
 
 func init() {
@@ -101,6 +102,9 @@ func (a *app) hook(pos []string, perr error) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(a.ctx, hookTimeout)
 	defer cancel()
 	eng, lexical, err := openForHook(ctx, c)
+	if errors.Is(err, sqlite.ErrMigrationDeferred) { // this event is lost; the next ones are not
+		startOnce(c.Home, "migrating", "schema migration", "migrate", "--home", c.Home)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -116,8 +120,10 @@ func (a *app) hook(pos []string, perr error) ([]byte, error) {
 
 // openForHook opens the home with the configured embedder when it is
 // cheap (hash, none); any other is deferred: captures wait pending, and
-// the session-start package is built from words.
+// the session-start package is built from words. A schema that is behind
+// is not migrated on the host's time.
 func openForHook(ctx context.Context, c *config.Config) (*mneme.Engine, bool, error) {
+	c.DeferMigration = true
 	switch c.File.Embedder.Provider {
 	case "hash", "none":
 		eng, err := c.Open(ctx, config.Writes)

@@ -28,24 +28,28 @@ func abstractLater(home string) func(consolidate.Request) {
 	}
 }
 
-// warmEvery is how long a started index warm-up keeps later hooks from
-// starting another (a rebuild of a large home takes seconds; sessions
-// starting meanwhile would each start one).
-const warmEvery = 5 * time.Minute
+// onceEvery is how long a background job a hook started keeps later hooks
+// from starting the same one (an index rebuild or a migration of a large
+// home takes seconds; hooks running meanwhile would each start one).
+const onceEvery = 5 * time.Minute
 
-// warmLater starts `mneme sync --indexes` in a process of its own, at most
-// once per warmEvery, marked by a file in the hooks' state.
+// warmLater starts `mneme sync --indexes` in a process of its own.
 func warmLater(home string) func() {
-	return func() {
-		mark := filepath.Join(home, "hooks", "indexes-warming")
-		if fi, err := os.Stat(mark); err == nil && time.Since(fi.ModTime()) < warmEvery {
-			return
-		}
-		if err := os.MkdirAll(filepath.Dir(mark), 0o700); err == nil {
-			_ = os.WriteFile(mark, nil, 0o600)
-		}
-		startDetached(home, "index warm-up", []string{"sync", "--indexes", "--home", home})
+	return func() { startOnce(home, "indexes-warming", "index warm-up", "sync", "--indexes", "--home", home) }
+}
+
+// startOnce starts this binary with args in a process of its own
+// (startDetached) unless the hooks' state holds a marker of that name
+// younger than onceEvery; it leaves a fresh marker.
+func startOnce(home, marker, what string, args ...string) {
+	mark := filepath.Join(home, "hooks", marker)
+	if fi, err := os.Stat(mark); err == nil && time.Since(fi.ModTime()) < onceEvery {
+		return
 	}
+	if err := os.MkdirAll(filepath.Dir(mark), 0o700); err == nil {
+		_ = os.WriteFile(mark, nil, 0o600)
+	}
+	startDetached(home, what, args)
 }
 
 // startDetached starts this binary with args as a process of its own,
