@@ -149,6 +149,15 @@ type writer struct {
 	now      time.Time
 	stmts    map[string]*sql.Stmt
 	embedder *mneme.EmbedderInfo // the home's, read on first use
+	// metaSeqs are the records inserted with meta, whose record_meta rows
+	// finish writes (migrations/0012): at the end of the transaction when
+	// deferMeta (Store.write), else at once.
+	metaSeqs  []int64
+	deferMeta bool
+	// fresh are the (project, content hash) pairs of a batch that no
+	// stored record has and no other record of the batch shares: byHash
+	// answers nil for them without a query (see prefetch).
+	fresh map[[2]string]bool
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, now time.Time) *writer {
@@ -191,7 +200,38 @@ func (w *writer) insert(r *mneme.Record) error {
 	if err != nil {
 		return err
 	}
+	if len(r.Meta) > 0 {
+		w.metaSeqs = append(w.metaSeqs, seq)
+	}
+	if !w.deferMeta {
+		if err := w.finish(); err != nil {
+			return err
+		}
+	}
 	return w.writeTags(seq, r.Tags)
+}
+
+// metaSQL writes the record_meta rows (migrations/0007) of the records
+// whose seqs the JSON array ? names, unless they have some: an update in
+// the same transaction wrote them already from the current meta, which
+// this reads too.
+const metaSQL = `INSERT INTO record_meta (seq, key, kind, value)
+	SELECT r.seq, j.key, CASE j.type WHEN 'text' THEN 's' WHEN 'integer' THEN 'n' WHEN 'real' THEN 'n' ELSE 'b' END,
+		CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE j.atom END
+	FROM records r, json_each(r.meta) j
+	WHERE r.seq IN (SELECT value FROM json_each(?)) AND r.meta IS NOT NULL AND json_valid(r.meta)
+		AND NOT EXISTS (SELECT 1 FROM record_meta m WHERE m.seq = r.seq)
+		AND j.type IN ('text', 'integer', 'real', 'true', 'false') AND instr(j.key, char(0)) = 0`
+
+// finish writes what the transaction's inserts deferred: their meta rows.
+func (w *writer) finish() error {
+	if len(w.metaSeqs) == 0 {
+		return nil
+	}
+	seqs, _ := json.Marshal(w.metaSeqs)
+	_, err := w.tx.ExecContext(w.ctx, metaSQL, string(seqs))
+	w.metaSeqs = nil
+	return err
 }
 
 // deleteSeq removes one record and its tags.
@@ -240,8 +280,49 @@ func (w *writer) one(query string, args ...any) (*mneme.Record, error) {
 // one of r's type (a promotion keeps a text as an event and as a fact: a
 // write of either finds its own), then one not superseded, then the newest.
 func (w *writer) byHash(r *mneme.Record) (*mneme.Record, error) {
+	if w.fresh[[2]string{r.Project, r.ContentHash}] {
+		return nil, nil
+	}
 	return w.one("r.project = ? AND r.content_hash = ?"+w.hidden()+" ORDER BY r.type = ? DESC, r.status = 'superseded', r.seq DESC LIMIT 1",
 		r.Project, r.ContentHash, r.Type)
+}
+
+// prefetch finds, in one query a project, which texts of recs no stored
+// record (that the caller may read) has, so that byHash need not look for
+// each. Only a text unique in recs counts as fresh: a batch's writes
+// change the records with the texts they write, and no others.
+func (w *writer) prefetch(recs []*mneme.Record) error {
+	count := map[[2]string]int{}
+	byProject := map[string][]string{}
+	for _, r := range recs {
+		k := [2]string{r.Project, r.ContentHash}
+		if count[k]++; count[k] == 1 {
+			byProject[r.Project] = append(byProject[r.Project], r.ContentHash)
+		}
+	}
+	w.fresh = map[[2]string]bool{}
+	for k, n := range count {
+		w.fresh[k] = n == 1
+	}
+	for project, hashes := range byProject {
+		list, _ := json.Marshal(hashes)
+		rows, err := w.tx.QueryContext(w.ctx, "SELECT DISTINCT r.content_hash FROM records r WHERE r.project = ? AND r.content_hash IN (SELECT value FROM json_each(?))"+w.hidden(), project, string(list))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var h string
+			if err := rows.Scan(&h); err != nil {
+				rows.Close()
+				return err
+			}
+			w.fresh[[2]string{project, h}] = false
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // apply writes r as o says, and its vector (a duplicate's vector fills in
@@ -312,9 +393,13 @@ func (w *writer) supersede(r *mneme.Record) (int, error) {
 // Put writes recs in one transaction.
 func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteMode, now time.Time) (mneme.WriteResult, error) {
 	var res mneme.WriteResult
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, now, func(w *writer) error {
 		res = mneme.WriteResult{Chunks: len(recs)}
-		w := newWriter(ctx, tx, now)
+		if len(recs) > 1 {
+			if err := w.prefetch(recs); err != nil {
+				return err
+			}
+		}
 		for _, r := range recs {
 			if err := w.put(r, mode, &res); err != nil {
 				return err

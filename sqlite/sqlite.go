@@ -222,6 +222,19 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	})
 }
 
+// write runs fn with a writer in one transaction, and finishes what the
+// writer deferred before it commits.
+func (s *Store) write(ctx context.Context, now time.Time, fn func(*writer) error) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		w := newWriter(ctx, tx, now)
+		w.deferMeta = true
+		if err := fn(w); err != nil {
+			return err
+		}
+		return w.finish()
+	})
+}
+
 // retryBusy repeats fn while SQLite reports the database busy or locked, so
 // concurrent processes wait their turn instead of failing.
 func retryBusy(ctx context.Context, fn func() error) error {

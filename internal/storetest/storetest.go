@@ -32,6 +32,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"RoundTripAllFields":     testRoundTrip,
 		"DedupeByContent":        testDedupe,
 		"DedupeIsPerProject":     testDedupePerProject,
+		"DedupeInBatch":          testBatchDedupe,
 		"Supersession":           testSupersession,
 		"TTL":                    testTTL,
 		"SecretNeedsClearance":   testSecret,
