@@ -40,7 +40,7 @@ func homeAt(t *testing.T, dir string, v int, recs []*mneme.Record) {
 	}
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	w := newWriter(context.Background(), tx, now)
-	w.deferMeta, w.metaSeqs = true, nil // never finished: the triggers alone
+	w.deferred = true // flushed, never finished: the triggers alone write meta rows
 	for _, r := range recs {
 		if err := mneme.Prepare(r); err != nil {
 			t.Fatal(err)
@@ -49,6 +49,9 @@ func homeAt(t *testing.T, dir string, v int, recs []*mneme.Record) {
 		if err := w.insert(r); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := w.flush(); err != nil {
+		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)

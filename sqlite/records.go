@@ -116,7 +116,10 @@ const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, ta
 	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
 	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
 	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	VALUES `+insertRow
+
+// insertRow is one row of insertSQL's VALUES.
+const insertRow = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 const updateSQL = `UPDATE records SET project=?, type=?, kind=?, title=?, text=?, tags=?,
 	source_uri=?, source_line_start=?, source_line_end=?, source_parent=?, source_chunk=?,
@@ -149,22 +152,25 @@ type writer struct {
 	now      time.Time
 	stmts    map[string]*sql.Stmt
 	embedder *mneme.EmbedderInfo // the home's, read on first use
-	// metaSeqs are the records inserted with meta, whose record_meta rows
-	// finish writes (migrations/0012): at the end of the transaction when
-	// deferMeta (Store.write), else at once.
-	metaSeqs  []int64
-	deferMeta bool
-	// fresh are the (project, content hash) pairs of a batch that no
-	// stored record has and no other record of the batch shares: byHash
-	// answers nil for them without a query (see prefetch).
-	fresh map[[2]string]bool
+	// deferred: the writer of a Store.write, which leaves work to the
+	// transaction's end (see batch.go); the fields below are that work.
+	deferred bool
+	pending  []*mneme.Record // records to insert, with their vectors
+	metaSeqs []int64         // inserted records whose meta rows are owed
+	fresh    map[[2]string]bool
+	err      error // a pending insert's failure: the transaction fails with it
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, now time.Time) *writer {
 	return &writer{ctx: ctx, tx: tx, now: now, stmts: map[string]*sql.Stmt{}}
 }
 
+// stmt is query prepared in the transaction, after the inserts pending
+// (every statement of the writer goes through it or conn, so each sees them).
 func (w *writer) stmt(query string) (*sql.Stmt, error) {
+	if err := w.flush(); err != nil {
+		return nil, err
+	}
 	if st, ok := w.stmts[query]; ok {
 		return st, nil
 	}
@@ -185,53 +191,23 @@ func (w *writer) exec(query string, args ...any) (sql.Result, error) {
 
 func (w *writer) queryRow(query string, args ...any) *sql.Row {
 	st, err := w.stmt(query)
-	if err != nil {
-		return w.tx.QueryRowContext(w.ctx, query, args...) // reports the same error on Scan
+	if err != nil { // reports the same error on Scan, or w.err's (which write returns first)
+		return w.tx.QueryRowContext(w.ctx, query, args...)
 	}
 	return st.QueryRowContext(w.ctx, args...)
 }
 
+// insert writes r and its vector: at once, or with the other inserts
+// pending in a Store.write (batch.go).
 func (w *writer) insert(r *mneme.Record) error {
-	res, err := w.exec(insertSQL, values(r)...)
-	if err != nil {
-		return err
-	}
-	seq, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	if len(r.Meta) > 0 {
-		w.metaSeqs = append(w.metaSeqs, seq)
-	}
-	if !w.deferMeta {
-		if err := w.finish(); err != nil {
-			return err
-		}
-	}
-	return w.writeTags(seq, r.Tags)
-}
-
-// metaSQL writes the record_meta rows (migrations/0007) of the records
-// whose seqs the JSON array ? names, unless they have some: an update in
-// the same transaction wrote them already from the current meta, which
-// this reads too.
-const metaSQL = `INSERT INTO record_meta (seq, key, kind, value)
-	SELECT r.seq, j.key, CASE j.type WHEN 'text' THEN 's' WHEN 'integer' THEN 'n' WHEN 'real' THEN 'n' ELSE 'b' END,
-		CASE j.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE j.atom END
-	FROM records r, json_each(r.meta) j
-	WHERE r.seq IN (SELECT value FROM json_each(?)) AND r.meta IS NOT NULL AND json_valid(r.meta)
-		AND NOT EXISTS (SELECT 1 FROM record_meta m WHERE m.seq = r.seq)
-		AND j.type IN ('text', 'integer', 'real', 'true', 'false') AND instr(j.key, char(0)) = 0`
-
-// finish writes what the transaction's inserts deferred: their meta rows.
-func (w *writer) finish() error {
-	if len(w.metaSeqs) == 0 {
+	w.pending = append(w.pending, r)
+	if w.deferred {
 		return nil
 	}
-	seqs, _ := json.Marshal(w.metaSeqs)
-	_, err := w.tx.ExecContext(w.ctx, metaSQL, string(seqs))
-	w.metaSeqs = nil
-	return err
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.finish()
 }
 
 // deleteSeq removes one record and its tags.
@@ -287,44 +263,6 @@ func (w *writer) byHash(r *mneme.Record) (*mneme.Record, error) {
 		r.Project, r.ContentHash, r.Type)
 }
 
-// prefetch finds, in one query a project, which texts of recs no stored
-// record (that the caller may read) has, so that byHash need not look for
-// each. Only a text unique in recs counts as fresh: a batch's writes
-// change the records with the texts they write, and no others.
-func (w *writer) prefetch(recs []*mneme.Record) error {
-	count := map[[2]string]int{}
-	byProject := map[string][]string{}
-	for _, r := range recs {
-		k := [2]string{r.Project, r.ContentHash}
-		if count[k]++; count[k] == 1 {
-			byProject[r.Project] = append(byProject[r.Project], r.ContentHash)
-		}
-	}
-	w.fresh = map[[2]string]bool{}
-	for k, n := range count {
-		w.fresh[k] = n == 1
-	}
-	for project, hashes := range byProject {
-		list, _ := json.Marshal(hashes)
-		rows, err := w.tx.QueryContext(w.ctx, "SELECT DISTINCT r.content_hash FROM records r WHERE r.project = ? AND r.content_hash IN (SELECT value FROM json_each(?))"+w.hidden(), project, string(list))
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var h string
-			if err := rows.Scan(&h); err != nil {
-				rows.Close()
-				return err
-			}
-			w.fresh[[2]string{project, h}] = false
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // apply writes r as o says, and its vector (a duplicate's vector fills in
 // one the stored record may lack).
 func (w *writer) apply(o mneme.Outcome, r *mneme.Record, res *mneme.WriteResult) error {
@@ -332,7 +270,7 @@ func (w *writer) apply(o mneme.Outcome, r *mneme.Record, res *mneme.WriteResult)
 	switch o {
 	case mneme.Insert:
 		res.Inserted++
-		err = w.insert(r)
+		return w.insert(r) // and its vector
 	case mneme.Update:
 		res.Updated++
 		err = w.update(r)
@@ -365,7 +303,11 @@ const supersedeQuery = "SELECT " + columns + " FROM records r WHERE r.project = 
 // supersede retires the other active records with r's key that the
 // caller may read.
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.QueryContext(w.ctx, supersedeQuery+w.hidden(), r.Project, r.Key, r.ID)
+	tx, err := w.conn()
+	if err != nil {
+		return 0, err
+	}
+	rows, err := tx.QueryContext(w.ctx, supersedeQuery+w.hidden(), r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -455,7 +397,11 @@ func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mn
 		var out []*mneme.Record
 		for len(ids) > 0 { // record_links (migrations/0010) names the records deriving from ids
 			n := min(len(ids), 500)
-			rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+` FROM records r WHERE r.seq IN
+			tx, err := w.conn()
+			if err != nil {
+				return nil, err
+			}
+			rows, err := tx.QueryContext(w.ctx, "SELECT "+columns+` FROM records r WHERE r.seq IN
 				(SELECT source FROM record_links WHERE rel = 'derived_from' AND target IN (`+marks(n)+"))", anys(ids[:n])...)
 			if err != nil {
 				return nil, err

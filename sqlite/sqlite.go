@@ -227,8 +227,12 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 func (s *Store) write(ctx context.Context, now time.Time, fn func(*writer) error) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		w := newWriter(ctx, tx, now)
-		w.deferMeta = true
-		if err := fn(w); err != nil {
+		w.deferred = true
+		err := fn(w)
+		if w.err != nil { // the cause of what failed after it
+			return w.err
+		}
+		if err != nil {
 			return err
 		}
 		return w.finish()

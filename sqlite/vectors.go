@@ -152,7 +152,11 @@ func (w *writer) putVector(r *mneme.Record) error {
 		return nil
 	}
 	if w.embedder == nil {
-		info, ok, err := homeEmbedder(w.ctx, w.tx)
+		tx, err := w.conn()
+		if err != nil {
+			return err
+		}
+		info, ok, err := homeEmbedder(w.ctx, tx)
 		if err != nil {
 			return err
 		}

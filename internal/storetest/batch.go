@@ -56,3 +56,34 @@ func testBatchDedupe(t *testing.T, f *fixture) {
 		t.Fatalf("meta v=one selects %d records (%v), want none: the batch's second write replaced it", len(listed), err)
 	}
 }
+
+// testBatchInOrder: a batch's records are written as if one at a time, in
+// order: a later record with an earlier one's key supersedes it, and each
+// keeps its own tags.
+func testBatchInOrder(t *testing.T, f *fixture) {
+	recs := []*mneme.Record{
+		{Text: "the deploy target is eu-west", Key: "deploy-target", Tags: []string{"infra"}},
+		{Text: "an unrelated note", Tags: []string{"misc", "infra"}},
+		{Text: "the deploy target is us-east", Key: "deploy-target", Tags: []string{"infra", "moved"}},
+	}
+	res, err := f.eng.Remember(f.ctx, recs, mneme.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Inserted != 3 || res.Superseded != 1 {
+		t.Fatalf("write result = %+v, want 3 inserted, 1 superseded", res)
+	}
+	if first, last := f.get(recs[0].ID), f.get(recs[2].ID); first.Status != mneme.Superseded || last.Status != mneme.Active {
+		t.Fatalf("statuses %s then %s, want superseded then active", first.Status, last.Status)
+	}
+	for _, c := range []struct {
+		tag  string
+		want []string
+	}{{"infra", []string{recs[2].ID, recs[1].ID}}, {"misc", []string{recs[1].ID}}, {"moved", []string{recs[2].ID}}} {
+		listed, _, err := f.eng.List(f.ctx, f.filter(mneme.Filter{Tags: []string{c.tag}}), 10, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameIDs(t, "tag "+c.tag, listed, c.want)
+	}
+}

@@ -33,6 +33,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"DedupeByContent":        testDedupe,
 		"DedupeIsPerProject":     testDedupePerProject,
 		"DedupeInBatch":          testBatchDedupe,
+		"BatchInOrder":           testBatchInOrder,
 		"Supersession":           testSupersession,
 		"TTL":                    testTTL,
 		"SecretNeedsClearance":   testSecret,
