@@ -116,7 +116,7 @@ const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, ta
 	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
 	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
 	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at)
-	VALUES `+insertRow
+	VALUES ` + insertRow
 
 // insertRow is one row of insertSQL's VALUES.
 const insertRow = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
