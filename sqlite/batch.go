@@ -16,9 +16,16 @@ import (
 // of the writer runs (stmt and conn flush them), so every read and write
 // sees them as if each had gone in at once.
 
-// insertRows is how many records one INSERT writes at most (28 values
-// each, well under SQLite's 32,766 parameters).
-const insertRows = 100
+// chunk is how many of n rows one multi-row statement writes: the
+// largest power of two up to 128 in n, so the statements a writer runs
+// come in eight shapes, each prepared once per connection (Store.write).
+func chunk(n int) int {
+	c := 128
+	for c > n {
+		c /= 2
+	}
+	return c
+}
 
 // conn is the transaction, after the inserts pending.
 func (w *writer) conn() (*sql.Tx, error) {
@@ -33,7 +40,7 @@ func (w *writer) flush() error {
 	recs := w.pending
 	w.pending = nil
 	for len(recs) > 0 {
-		n := min(len(recs), insertRows)
+		n := chunk(len(recs))
 		if err := w.insertMany(recs[:n]); err != nil {
 			w.err = err
 			return err
@@ -81,10 +88,12 @@ func (w *writer) insertMany(recs []*mneme.Record) error {
 			tags = append(tags, t, seq)
 		}
 	}
-	if len(tags) > 0 {
-		if _, err := w.exec("INSERT INTO record_tags (tag, seq) VALUES (?, ?)"+strings.Repeat(", (?, ?)", len(tags)/2-1), tags...); err != nil {
+	for len(tags) > 0 {
+		n := chunk(len(tags) / 2)
+		if _, err := w.exec("INSERT INTO record_tags (tag, seq) VALUES (?, ?)"+strings.Repeat(", (?, ?)", n-1), tags[:2*n]...); err != nil {
 			return err
 		}
+		tags = tags[2*n:]
 	}
 	for _, r := range recs {
 		if err := w.putVector(r); err != nil {

@@ -228,6 +228,9 @@ func (s *Store) write(ctx context.Context, now time.Time, fn func(*writer) error
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		w := newWriter(ctx, tx, now)
 		w.deferred = true
+		if !s.readOnly { // one connection: preparing on another would wait for this one
+			w.shared = func(query string) (*sql.Stmt, error) { return s.stmts.get(ctx, s.db, query) }
+		}
 		err := fn(w)
 		if w.err != nil { // the cause of what failed after it
 			return w.err
