@@ -1,0 +1,54 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/mneme-ai/mneme"
+)
+
+// TestChunk: multi-row statements come in powers of two up to 128, the
+// largest that fits what is left.
+func TestChunk(t *testing.T) {
+	for _, c := range []struct{ n, want int }{{1, 1}, {2, 2}, {3, 2}, {100, 64}, {127, 64}, {128, 128}, {1000, 128}} {
+		if got := chunk(c.n); got != c.want {
+			t.Errorf("chunk(%d) = %d, want %d", c.n, got, c.want)
+		}
+	}
+}
+
+// TestBatchOfManyChunks: a batch larger than one statement's rows is
+// written whole, each record with its tags and meta rows.
+func TestBatchOfManyChunks(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := mneme.NewEngine(s)
+	defer eng.Close()
+	const n = 301 // 128 + 128 + 32 + 8 + 4 + 1
+	recs := make([]*mneme.Record, n)
+	for i := range recs {
+		recs[i] = &mneme.Record{Text: fmt.Sprintf("record number %d", i), Tags: []string{"bulk", fmt.Sprint("t", i%3)}, Meta: []byte(fmt.Sprintf(`{"i":%d,"odd":%t}`, i, i%2 == 1))}
+	}
+	res, err := eng.Remember(ctx, recs, mneme.WriteOptions{})
+	if err != nil || res.Inserted != n {
+		t.Fatalf("remember %d records = %+v, %v", n, res, err)
+	}
+	var records, tags, metas, seqs int
+	if err := s.db.QueryRow(`SELECT (SELECT count(*) FROM records), (SELECT count(*) FROM record_tags),
+		(SELECT count(*) FROM record_meta), (SELECT count(DISTINCT seq) FROM record_meta)`).Scan(&records, &tags, &metas, &seqs); err != nil {
+		t.Fatal(err)
+	}
+	if records != n || tags != 2*n || metas != 2*n || seqs != n {
+		t.Fatalf("%d records, %d tag rows, %d meta rows over %d records; want %d, %d, %d over %d", records, tags, metas, seqs, n, 2*n, 2*n, n)
+	}
+	for _, i := range []int{0, 127, 128, 255, 256, 300} {
+		got, _, err := eng.List(ctx, mneme.Filter{Meta: []mneme.MetaMatch{{Key: "i", Value: fmt.Sprint(i)}}, Tags: []string{fmt.Sprint("t", i%3)}}, 10, "")
+		if err != nil || len(got) != 1 || got[0].ID != recs[i].ID {
+			t.Fatalf("record %d by its meta and tag: %d found (%v)", i, len(got), err)
+		}
+	}
+}
