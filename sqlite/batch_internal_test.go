@@ -52,3 +52,22 @@ func TestBatchOfManyChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestStmtsSharedAfter: a statement is prepared for the whole store only
+// after sharedAfter transactions prepared it themselves, and then stays.
+func TestStmtsSharedAfter(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var st stmts
+	defer st.close()
+	for i := range sharedAfter + 2 {
+		got, err := st.again(ctx, s.db, "SELECT 1")
+		if err != nil || (got != nil) != (i >= sharedAfter) {
+			t.Fatalf("use %d: statement %v (%v), want one from use %d on", i+1, got, err, sharedAfter+1)
+		}
+	}
+}

@@ -159,9 +159,10 @@ type writer struct {
 	metaSeqs []int64         // inserted records whose meta rows are owed
 	fresh    map[[2]string]bool
 	err      error // a pending insert's failure: the transaction fails with it
-	// shared, when set, prepares the writer's statements once for every
-	// transaction on a connection (Store.write): parsing a multi-row
-	// INSERT anew each time was a tenth of an ops batch.
+	// shared, when set, is the statement the store prepared once for
+	// every transaction (nil: prepare it in this one), as Store.write
+	// sets it: parsing a multi-row INSERT anew each time was a tenth of
+	// an ops batch.
 	shared func(query string) (*sql.Stmt, error)
 }
 
@@ -181,10 +182,13 @@ func (w *writer) stmt(query string) (*sql.Stmt, error) {
 	var st *sql.Stmt
 	var err error
 	if w.shared != nil {
-		if st, err = w.shared(query); err == nil {
-			st = w.tx.StmtContext(w.ctx, st)
-		}
-	} else {
+		st, err = w.shared(query)
+	}
+	switch {
+	case err != nil:
+	case st != nil:
+		st = w.tx.StmtContext(w.ctx, st)
+	default:
 		st, err = w.tx.PrepareContext(w.ctx, query)
 	}
 	if err == nil {

@@ -229,7 +229,7 @@ func (s *Store) write(ctx context.Context, now time.Time, fn func(*writer) error
 		w := newWriter(ctx, tx, now)
 		w.deferred = true
 		if !s.readOnly { // one connection: preparing on another would wait for this one
-			w.shared = func(query string) (*sql.Stmt, error) { return s.stmts.get(ctx, s.db, query) }
+			w.shared = func(query string) (*sql.Stmt, error) { return s.stmts.again(ctx, s.db, query) }
 		}
 		err := fn(w)
 		if w.err != nil { // the cause of what failed after it
