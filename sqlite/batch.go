@@ -3,6 +3,7 @@ package sqlite
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/mneme-ai/mneme"
@@ -88,17 +89,47 @@ func (w *writer) insertMany(recs []*mneme.Record) error {
 			tags = append(tags, t, seq)
 		}
 	}
-	for len(tags) > 0 {
-		n := chunk(len(tags) / 2)
-		if _, err := w.exec("INSERT INTO record_tags (tag, seq) VALUES (?, ?)"+strings.Repeat(", (?, ?)", n-1), tags[:2*n]...); err != nil {
-			return err
-		}
-		tags = tags[2*n:]
+	if err := w.execRows("INSERT INTO record_tags (tag, seq) VALUES %s", 2, tags); err != nil {
+		return err
 	}
+	return w.newVectors(recs, seqs)
+}
+
+// newVectors stores the vectors of records just inserted (seqs by id), and
+// caches them by text, a few statements for all: each record holds the
+// text and sensitivity it was inserted with, which putVector checks.
+func (w *writer) newVectors(recs []*mneme.Record, seqs map[string]int64) error {
+	var vecs, cached []any
 	for _, r := range recs {
-		if err := w.putVector(r); err != nil {
+		blob, err := w.vectorOf(r)
+		if err != nil {
 			return err
 		}
+		if blob == nil {
+			continue
+		}
+		info := w.embedder
+		vecs = append(vecs, seqs[r.ID], info.ID(), info.Version, info.Dim, blob)
+		if r.EmbedHash != "" {
+			cached = append(cached, info.ID(), info.Version, r.EmbedHash, blob)
+		}
+	}
+	if err := w.execRows("INSERT INTO vectors (seq, embedder, version, dim, vec) VALUES %s ON CONFLICT (seq, embedder, version) DO UPDATE SET dim = excluded.dim, vec = excluded.vec", 5, vecs); err != nil {
+		return err
+	}
+	return w.execRows("INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES %s ON CONFLICT DO NOTHING", 4, cached)
+}
+
+// execRows runs query (its %s the VALUES rows) over args, n a row, in
+// statements of chunk rows.
+func (w *writer) execRows(query string, n int, args []any) error {
+	for len(args) > 0 {
+		rows := chunk(len(args) / n)
+		row := "(?" + strings.Repeat(", ?", n-1) + ")"
+		if _, err := w.exec(fmt.Sprintf(query, row+strings.Repeat(", "+row, rows-1)), args[:rows*n]...); err != nil {
+			return err
+		}
+		args = args[rows*n:]
 	}
 	return nil
 }

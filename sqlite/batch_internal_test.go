@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/embed/hash"
 )
 
 // TestChunk: multi-row statements come in powers of two up to 128, the
@@ -19,14 +20,16 @@ func TestChunk(t *testing.T) {
 }
 
 // TestBatchOfManyChunks: a batch larger than one statement's rows is
-// written whole, each record with its tags and meta rows.
+// written whole, each record with its tags, meta rows and vector (and the
+// vector cached by its text).
 func TestBatchOfManyChunks(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := mneme.NewEngine(s)
+	em, _ := hash.New(16)
+	eng := mneme.NewEngine(s, mneme.WithEmbedder(em))
 	defer eng.Close()
 	const n = 301 // 128 + 128 + 32 + 8 + 4 + 1
 	recs := make([]*mneme.Record, n)
@@ -37,13 +40,15 @@ func TestBatchOfManyChunks(t *testing.T) {
 	if err != nil || res.Inserted != n {
 		t.Fatalf("remember %d records = %+v, %v", n, res, err)
 	}
-	var records, tags, metas, seqs int
+	var records, tags, metas, seqs, vectors, cached int
 	if err := s.db.QueryRow(`SELECT (SELECT count(*) FROM records), (SELECT count(*) FROM record_tags),
-		(SELECT count(*) FROM record_meta), (SELECT count(DISTINCT seq) FROM record_meta)`).Scan(&records, &tags, &metas, &seqs); err != nil {
+		(SELECT count(*) FROM record_meta), (SELECT count(DISTINCT seq) FROM record_meta),
+		(SELECT count(*) FROM vectors v JOIN records r ON r.seq = v.seq), (SELECT count(*) FROM embedding_cache)`).Scan(&records, &tags, &metas, &seqs, &vectors, &cached); err != nil {
 		t.Fatal(err)
 	}
-	if records != n || tags != 2*n || metas != 2*n || seqs != n {
-		t.Fatalf("%d records, %d tag rows, %d meta rows over %d records; want %d, %d, %d over %d", records, tags, metas, seqs, n, 2*n, 2*n, n)
+	if records != n || tags != 2*n || metas != 2*n || seqs != n || vectors != n || cached != n {
+		t.Fatalf("%d records, %d tag rows, %d meta rows over %d records, %d vectors, %d cached; want %d, %d, %d over %d, %d, %d",
+			records, tags, metas, seqs, vectors, cached, n, 2*n, 2*n, n, n, n)
 	}
 	for _, i := range []int{0, 127, 128, 255, 256, 300} {
 		got, _, err := eng.List(ctx, mneme.Filter{Meta: []mneme.MetaMatch{{Key: "i", Value: fmt.Sprint(i)}}, Tags: []string{fmt.Sprint("t", i%3)}}, 10, "")
