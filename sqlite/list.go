@@ -87,7 +87,7 @@ func where(f mneme.Filter) (string, []any) {
 }
 
 // metaCondition renders one meta condition as a seek per typed form in
-// record_meta (see migration 0007), adding its arguments to args.
+// record_meta (see migrations 0007 and 0012), adding its arguments to args.
 func metaCondition(m mneme.MetaMatch, args *[]any) string {
 	var parts []string
 	for _, form := range m.Forms() {
