@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/embed/hash"
@@ -74,5 +76,47 @@ func TestStmtsSharedAfter(t *testing.T) {
 		if err != nil || (got != nil) != (i >= sharedAfter) {
 			t.Fatalf("use %d: statement %v (%v), want one from use %d on", i+1, got, err, sharedAfter+1)
 		}
+	}
+}
+
+// TestBatchFailsWhole: a batch whose pending inserts fail (here the
+// seventh record's vector has the wrong dimension) writes nothing, and
+// the error is that record's: when the inserts wait for the end, and when
+// each keyed record's supersession sends them in first.
+func TestBatchFailsWhole(t *testing.T) {
+	for _, keyed := range []bool{false, true} {
+		t.Run(fmt.Sprint("keyed=", keyed), func(t *testing.T) {
+			ctx := context.Background()
+			s, err := Open(ctx, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if err := s.SetHomeEmbedder(ctx, mneme.EmbedderInfo{Provider: "hash", Model: "test", Version: "1", Dim: 4}); err != nil {
+				t.Fatal(err)
+			}
+			var recs []*mneme.Record
+			for i := range 10 {
+				r := &mneme.Record{Text: fmt.Sprint("record ", i), Meta: []byte(`{"i":1}`), Vector: []float32{1, 0, 0, 0}}
+				if keyed {
+					r.Key = fmt.Sprint("k", i%2)
+				}
+				if i == 6 {
+					r.Vector = r.Vector[:3]
+				}
+				if err := mneme.Prepare(r); err != nil {
+					t.Fatal(err)
+				}
+				recs = append(recs, r)
+			}
+			_, err = s.Put(ctx, recs, mneme.ModeRemember, time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC))
+			if !strings.Contains(mneme.ErrorMessage(err), "vector of dimension 3") {
+				t.Fatalf("err = %v, want the seventh record's vector refused", err)
+			}
+			var n int
+			if err := s.db.QueryRow("SELECT (SELECT count(*) FROM records) + (SELECT count(*) FROM record_meta) + (SELECT count(*) FROM vectors)").Scan(&n); err != nil || n != 0 {
+				t.Fatalf("a failed batch left %d rows (%v)", n, err)
+			}
+		})
 	}
 }
