@@ -257,6 +257,26 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	})
 }
 
+// write runs fn with a writer in one transaction, and finishes what the
+// writer deferred before it commits.
+func (s *Store) write(ctx context.Context, now time.Time, fn func(*writer) error) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		w := newWriter(ctx, tx, now)
+		w.deferred = true
+		if !s.readOnly { // one connection: preparing on another would wait for this one
+			w.shared = func(query string) (*sql.Stmt, error) { return s.stmts.again(ctx, s.db, query) }
+		}
+		err := fn(w)
+		if w.err != nil { // the cause of what failed after it
+			return w.err
+		}
+		if err != nil {
+			return err
+		}
+		return w.finish()
+	})
+}
+
 // retryBusy repeats fn while SQLite reports the database busy or locked, so
 // concurrent processes wait their turn instead of failing.
 func retryBusy(ctx context.Context, fn func() error) error {
