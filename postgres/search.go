@@ -1,12 +1,14 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/mneme-ai/mneme"
@@ -22,6 +24,10 @@ var (
 	exactShare float64 = 0.1
 )
 
+// asideLanes lets a hybrid search run its vector lane on a second
+// connection (aside.go); a variable for tests and benchmarks.
+var asideLanes = true
+
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
 // Candidates runs the lanes q asks for inside PostgreSQL, each under the
@@ -29,8 +35,17 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 // snapshot (a repeatable-read transaction).
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
+	var aside *pgxpool.Pool
+	if q.Vector != nil && len(q.Terms) > 0 && asideLanes {
+		select {
+		case s.aside <- struct{}{}:
+			defer func() { <-s.aside }()
+			aside = s.pool.Pool
+		default: // half the pool is running vector lanes aside: here, one after the other
+		}
+	}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta}
+		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta, aside: aside}
 		var err error
 		out, err = w.run()
 		return err
@@ -51,6 +66,8 @@ type search struct {
 	exact   bool            // few enough pass it to score them one by one
 	pending int64           // records that may have a vector but have none, over all
 	linked  []*mneme.Record // what the candidates link to, if asked for
+	aside   *pgxpool.Pool   // where to run the vector lane beside the lexical one (nil: one after the other)
+	snap    string          // the transaction's snapshot, exported for that
 }
 
 // vecHit is a record's cosine similarity to the query vector.
@@ -69,15 +86,22 @@ func (w *search) run() (mneme.Candidates, error) {
 	var lex []lexHit
 	var vec []vecHit
 	var err error
-	if w.lex != nil {
-		if lex, err = w.lex.top(w, w.q.K); err != nil {
-			return out, err
-		}
+	var aside <-chan laneResult
+	if w.sp != nil && w.lex != nil && w.snap != "" {
+		aside = w.vectorAside(w.aside)
 	}
-	if w.sp != nil {
-		if vec, err = w.vectorLane(); err != nil {
-			return out, err
-		}
+	if w.lex != nil {
+		lex, err = w.lex.top(w, w.q.K)
+	}
+	switch {
+	case aside != nil: // waited for even after an error: its transaction imports this one's snapshot
+		r := <-aside
+		vec, err = r.hits, cmp.Or(err, r.err)
+	case w.sp != nil && err == nil:
+		vec, err = w.vectorLane(w.tx)
+	}
+	if err != nil {
+		return out, err
 	}
 	if out.List, err = w.merge(lex, vec); err != nil {
 		return out, err
@@ -104,9 +128,13 @@ func (w *search) plan() error {
 	var info mneme.EmbedderInfo
 	var hasInfo bool
 	if w.q.Vector != nil {
-		// How the HNSW index is walked, if it is (see vectorLane).
-		b.Queue(fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*w.q.K))))
-		b.Queue("SET LOCAL hnsw.iterative_scan = strict_order")
+		if w.aside != nil {
+			b.Queue("SELECT pg_export_snapshot()").QueryRow(func(row pgx.Row) error { return row.Scan(&w.snap) })
+		} else {
+			for _, s := range laneSettings(w.q.K) { // how the HNSW index is walked, if it is (see vectorLane)
+				b.Queue(s)
+			}
+		}
 		b.Queue("SELECT value FROM meta WHERE key = 'embedder'").Query(func(rows pgx.Rows) error {
 			var err error
 			info, hasInfo, err = scanEmbedder(rows)
@@ -171,27 +199,27 @@ func narrow(f mneme.Filter) bool {
 // filter, nearest first: exact when few records pass a narrow filter, else
 // through the HNSW index, walking on (iteratively) until k records pass
 // the filter; exact again when the walk gives up before.
-func (w *search) vectorLane() ([]vecHit, error) {
+func (w *search) vectorLane(on querier) ([]vecHit, error) {
 	a := args{pgvector.NewVector(w.q.Vector)}
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
 	if !w.exact {
 		// ORDER BY the distance alone, so that the index can serve it.
-		hits, err := w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
+		hits, err := w.nearest(on, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
 			w.sp.table, cond, k), a)
 		if err != nil || len(hits) == k {
 			return hits, err
 		}
 	}
 	// An expression the index cannot serve: an exact scan.
-	return w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY (v.vec <=> $1) + 0, v.rid DESC LIMIT %d",
+	return w.nearest(on, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY (v.vec <=> $1) + 0, v.rid DESC LIMIT %d",
 		w.sp.table, cond, k), a)
 }
 
 // nearest runs a vector query, and orders its hits by similarity (ties:
 // newer rid first).
-func (w *search) nearest(sql string, a args) ([]vecHit, error) {
-	rows, err := w.tx.Query(w.ctx, sql, a...)
+func (w *search) nearest(on querier, sql string, a args) ([]vecHit, error) {
+	rows, err := on.Query(w.ctx, sql, a...)
 	if err != nil {
 		return nil, err
 	}

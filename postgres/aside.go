@@ -1,0 +1,82 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// A hybrid search runs its vector lane on a second connection while the
+// lexical lane runs on the first: the HNSW walk is the server's work, and
+// the lexical lane mostly the client's, so the search takes the longer of
+// the two rather than their sum. The second connection reads the first's
+// snapshot (pg_export_snapshot), so both lanes still read one snapshot.
+// Each such search holds a token of Store.aside; without one (half the
+// pool is already doing this) the lanes run one after the other.
+
+// laneSettings is how the vector lane's transaction walks the HNSW index
+// for k candidates: ef_search from k, and on (iteratively) until k records
+// pass the filter, in order of distance.
+func laneSettings(k int) []string {
+	return []string{
+		fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*k))),
+		"SET LOCAL hnsw.iterative_scan = strict_order",
+	}
+}
+
+// snapshotID is what pg_export_snapshot returns; it is written into SQL.
+var snapshotID = regexp.MustCompile(`^[0-9A-Fa-f-]+$`)
+
+// asideHook, when set (by tests), runs before the second connection
+// imports the snapshot.
+var asideHook func()
+
+// laneResult is the vector lane's outcome.
+type laneResult struct {
+	hits []vecHit
+	err  error
+}
+
+// vectorAside starts the vector lane on a connection of p in the
+// snapshot w.snap; its result arrives on the channel once the
+// connection has been given back.
+func (w *search) vectorAside(p *pgxpool.Pool) <-chan laneResult {
+	out := make(chan laneResult, 1)
+	go func() {
+		hits, err := w.vectorOn(p)
+		out <- laneResult{hits, err}
+	}()
+	return out
+}
+
+// vectorOn runs the vector lane in a read-only transaction on a connection
+// of p that imports the search's snapshot.
+func (w *search) vectorOn(p *pgxpool.Pool) ([]vecHit, error) {
+	if !snapshotID.MatchString(w.snap) {
+		return nil, fmt.Errorf("unexpected snapshot id %q", w.snap)
+	}
+	c, err := p.Acquire(w.ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release() // one left in a transaction (after an error) is closed, not reused
+	if asideHook != nil {
+		asideHook()
+	}
+	// No arguments: one round trip through the simple protocol.
+	begin := "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '" + w.snap + "'; SET LOCAL jit = off"
+	for _, s := range laneSettings(w.q.K) {
+		begin += "; " + s
+	}
+	if _, err := c.Exec(w.ctx, begin); err != nil {
+		return nil, err
+	}
+	hits, err := w.vectorLane(c)
+	if err != nil {
+		return nil, err
+	}
+	_, err = c.Exec(context.WithoutCancel(w.ctx), "ROLLBACK")
+	return hits, err
+}
