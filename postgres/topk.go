@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"container/heap"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -62,17 +63,18 @@ type taDoc struct {
 // thousands of records, each looked at again in every round: they sit in
 // blocks (never copied as they grow), their term sets cut from shared
 // arenas, so that meeting one allocates nothing of its own and a round
-// reads them in order.
+// reads them in order; they are found by rid through a table (docIndex),
+// not a map.
 type ta struct {
 	q     *lexQuery
 	w     *search
 	k     int
-	at    map[int64]*taDoc // by rid, in blocks
-	docs  [][]taDoc        // the records met, in blocks of docBlock
-	arena []uint64         // what new term sets are cut from
-	read  []int            // postings read of each term
-	tau   []float64        // the most an unread posting of each term adds
-	done  bm25.TermSet     // terms whose list is read through
+	at    *docIndex    // by rid
+	docs  [][]taDoc    // the records met, in blocks of docBlock
+	arena []uint64     // what new term sets are cut from
+	read  []int        // postings read of each term
+	tau   []float64    // the most an unread posting of each term adds
+	done  bm25.TermSet // terms whose list is read through
 	all   bm25.TermSet
 }
 
@@ -83,8 +85,9 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	if w.exact {
 		return q.filtered(w, k)
 	}
-	t := &ta{q: q, w: w, k: k, at: make(map[int64]*taDoc, docBlock), read: make([]int, len(q.terms)),
+	t := &ta{q: q, w: w, k: k, at: newDocIndex(), read: make([]int, len(q.terms)),
 		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms))}
+	defer t.at.free(t.met)
 	depth := make([]int, len(q.terms))
 	for i, term := range q.terms {
 		t.tau[i], depth[i] = term.ub, max(4*k, 256)
@@ -176,12 +179,19 @@ func (t *ta) readLists(depth []int) error {
 		return err
 	}
 	got := make([]int, len(t.q.terms))
+	binary := binaryRow(rows, 4, 8, 4, 4, 4)
 	err = forRows(rows, func() error {
 		var i int32
 		var rid int64
 		var tf, dl, key float32
-		if err := rows.Scan(&i, &rid, &tf, &dl, &key); err != nil {
+		if v := rows.RawValues(); binary && sized(v, 4, 8, 4, 4, 4) { // tens of thousands of rows: no Scan
+			i, rid = int32(be.Uint32(v[0])), int64(be.Uint64(v[1]))
+			tf, dl, key = f32(v[2]), f32(v[3]), f32(v[4])
+		} else if err := rows.Scan(&i, &rid, &tf, &dl, &key); err != nil {
 			return err
+		}
+		if i < 0 || int(i) >= len(got) {
+			return fmt.Errorf("posting of term %d, of %d", i, len(got))
 		}
 		got[i]++
 		t.tau[i] = min(t.tau[i], t.q.terms[i].w*t.q.factorBound(float64(key)))
@@ -200,8 +210,8 @@ func (t *ta) readLists(depth []int) error {
 
 // doc returns what is known of the record rid, meeting it if new.
 func (t *ta) doc(rid int64) *taDoc {
-	if d, ok := t.at[rid]; ok {
-		return d
+	if n := t.at.get(rid); n > 0 {
+		return &t.docs[(n-1)/docBlock][(n-1)%docBlock]
 	}
 	words := len(t.all)
 	if len(t.arena) < 2*words {
@@ -214,9 +224,8 @@ func (t *ta) doc(rid int64) *taDoc {
 	}
 	b := &t.docs[len(t.docs)-1]
 	*b = append(*b, taDoc{rid: rid, known: known, has: has})
-	d := &(*b)[len(*b)-1]
-	t.at[rid] = d
-	return d
+	t.at.put(rid, int32((len(t.docs)-1)*docBlock+len(*b)))
+	return &(*b)[len(*b)-1]
 }
 
 // docBlock is how many records a block of ta.docs holds.
