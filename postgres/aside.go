@@ -18,11 +18,16 @@ import (
 
 // laneSettings is how the vector lane's transaction walks the HNSW index
 // for k candidates: ef_search from k, and on (iteratively) until k records
-// pass the filter, in order of distance.
+// pass the filter. In relaxed order: the lane sorts what it gets
+// (nearest), and pgvector's strict order both reads more of the index and
+// finds fewer of the true nearest under a filter (on the benchmark's
+// 100,000 records and a filter passing 10%, 27% of the exact top 50
+// against 54%, reading 8,772 buffers against 6,387; without a filter they
+// find the same).
 func laneSettings(k int) []string {
 	return []string{
 		fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*k))),
-		"SET LOCAL hnsw.iterative_scan = strict_order",
+		"SET LOCAL hnsw.iterative_scan = relaxed_order",
 	}
 }
 
