@@ -266,23 +266,23 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 	if len(rids) == 0 {
 		return nil, nil
 	}
-	if w.lex != nil && len(vecOnly) > 0 { // the lexical score of what only the vector lane found
-		scores, err := w.lex.score(w, vecOnly)
-		if err != nil {
-			return nil, err
-		}
-		for rid, h := range scores {
-			at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
-		}
+	// One round trip: the lexical score of what only the vector lane
+	// found, the similarity of what only the lexical lane found, and the
+	// records (with what they link to, if asked).
+	b := &pgx.Batch{}
+	scores := map[int64]lexHit{}
+	if w.lex != nil && len(vecOnly) > 0 {
+		w.lex.queueScore(b, vecOnly, scores)
 	}
-	if w.sp != nil { // and the similarity of what only the lexical lane found
-		if err := w.scoreVectors(rids, at); err != nil {
-			return nil, err
-		}
+	if w.sp != nil {
+		w.queueSimilarity(b, rids, at)
 	}
-	recs, err := w.records(rids)
-	if err != nil {
+	recs := w.queueRecords(b, rids)
+	if err := w.tx.SendBatch(w.ctx, b).Close(); err != nil {
 		return nil, err
+	}
+	for rid, h := range scores {
+		at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
 	}
 	out := make([]mneme.Candidate, 0, len(rids))
 	for _, rid := range rids {
@@ -295,9 +295,9 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 	return out, nil
 }
 
-// scoreVectors sets the similarity of the candidates the vector lane did
-// not rank.
-func (w *search) scoreVectors(rids []int64, at map[int64]*mneme.Candidate) error {
+// queueSimilarity queues the reading of the similarity of the candidates
+// the vector lane did not rank.
+func (w *search) queueSimilarity(b *pgx.Batch, rids []int64, at map[int64]*mneme.Candidate) {
 	var todo []int64
 	for _, rid := range rids {
 		if at[rid].VectorRank == 0 {
@@ -305,22 +305,19 @@ func (w *search) scoreVectors(rids []int64, at map[int64]*mneme.Candidate) error
 		}
 	}
 	if len(todo) == 0 {
-		return nil
+		return
 	}
-	rows, err := w.tx.Query(w.ctx, "SELECT rid, 1 - (vec <=> $1) FROM "+w.sp.table+" WHERE rid = ANY($2)", pgvector.NewVector(w.q.Vector), todo)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var rid int64
-		var sim float64
-		if err := rows.Scan(&rid, &sim); err != nil {
-			return err
-		}
-		at[rid].Similarity, at[rid].HasVector = sim, true
-	}
-	return rows.Err()
+	b.Queue("SELECT rid, 1 - (vec <=> $1) FROM "+w.sp.table+" WHERE rid = ANY($2)", pgvector.NewVector(w.q.Vector), todo).Query(func(rows pgx.Rows) error {
+		return forRows(rows, func() error {
+			var rid int64
+			var sim float64
+			if err := rows.Scan(&rid, &sim); err != nil {
+				return err
+			}
+			at[rid].Similarity, at[rid].HasVector = sim, true
+			return nil
+		})
+	})
 }
 
 // unembedded counts the records passing the filter that could have a
@@ -346,14 +343,11 @@ const linkedSQL = `SELECT ` + columns + ` FROM records r WHERE r.id IN
 	(SELECT l->>'target' FROM records c CROSS JOIN LATERAL
 	jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE c.rid = ANY($1))`
 
-// records fetches the candidates' records, and the records they link to
-// when the query asks for them (in the same round trip).
-func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
-	if !w.q.Linked {
-		return byRid(w.ctx, w.tx, rids)
-	}
+// queueRecords queues the reading of the candidates' records, into the
+// map it returns, and of the records they link to when the query asks for
+// them.
+func (w *search) queueRecords(b *pgx.Batch, rids []int64) map[int64]*mneme.Record {
 	out := make(map[int64]*mneme.Record, len(rids))
-	b := &pgx.Batch{}
 	b.Queue("SELECT r.rid, "+columns+" FROM records r WHERE r.rid = ANY($1)", rids).Query(func(rows pgx.Rows) error {
 		return forRows(rows, func() error {
 			var rid int64
@@ -362,29 +356,12 @@ func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
 			return err
 		})
 	})
-	b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
-		var err error
-		w.linked, err = collect(rows)
-		return err
-	})
-	return out, w.tx.SendBatch(w.ctx, b).Close()
-}
-
-// byRid fetches the records with the given rids.
-func byRid(ctx context.Context, tx pgx.Tx, rids []int64) (map[int64]*mneme.Record, error) {
-	rows, err := tx.Query(ctx, "SELECT r.rid, "+columns+" FROM records r WHERE r.rid = ANY($1)", rids)
-	if err != nil {
-		return nil, err
+	if w.q.Linked {
+		b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
+			var err error
+			w.linked, err = collect(rows)
+			return err
+		})
 	}
-	defer rows.Close()
-	out := make(map[int64]*mneme.Record, len(rids))
-	for rows.Next() {
-		var rid int64
-		r, err := scanRecord(rows, &rid)
-		if err != nil {
-			return nil, err
-		}
-		out[rid] = r
-	}
-	return out, rows.Err()
+	return out
 }
