@@ -73,6 +73,7 @@ type ta struct {
 	docs  [][]taDoc    // the records met, in blocks of docBlock
 	arena []uint64     // what new term sets are cut from
 	read  []int        // postings read of each term
+	last  []lastKey    // where each term's list was read to
 	tau   []float64    // the most an unread posting of each term adds
 	done  bm25.TermSet // terms whose list is read through
 	all   bm25.TermSet
@@ -85,9 +86,12 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	if w.exact {
 		return q.filtered(w, k)
 	}
-	t := &ta{q: q, w: w, k: k, at: newDocIndex(), read: make([]int, len(q.terms)),
+	t := &ta{q: q, w: w, k: k, at: newDocIndex(), read: make([]int, len(q.terms)), last: make([]lastKey, len(q.terms)),
 		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms))}
 	defer t.at.free(t.met)
+	for i := range t.last {
+		t.last[i].key = float32(math.Inf(1)) // above every key
+	}
 	depth := make([]int, len(q.terms))
 	for i, term := range q.terms {
 		t.tau[i], depth[i] = term.ub, max(4*k, 256)
@@ -158,23 +162,29 @@ func (t *ta) deepen(depth []int) {
 	}
 }
 
-// readListsSQL reads postings $3 + 1 to $3 + $4 of each term $1 (index $2
-// among the query's), best first.
-const readListsSQL = `SELECT t.i, p.rid, p.tf, p.dl, p.key FROM unnest($1::text[], $2::int[], $3::int[], $4::int[]) AS t(term, i, off, lim)
+// readListsSQL reads the next $5 postings of each term $1 (index $2 among
+// the query's), best first: after the $4 first of those whose key is $3,
+// the last key read (Infinity before any). The index orders postings of
+// one key by their place in the table, the same in every statement of the
+// snapshot; so a round reads on from where the last stopped instead of
+// stepping over (OFFSET) every posting read before.
+const readListsSQL = `SELECT t.i, p.rid, p.tf, p.dl, p.key FROM unnest($1::text[], $2::int[], $3::real[], $4::int[], $5::int[]) AS t(term, i, below, skip, lim)
 	CROSS JOIN LATERAL (SELECT rid, tf, dl, ` + impactSQL + ` AS key FROM postings
-	WHERE term = t.term ORDER BY ` + impactSQL + ` DESC OFFSET t.off LIMIT t.lim) p`
+	WHERE term = t.term AND ` + impactSQL + ` <= t.below ORDER BY ` + impactSQL + ` DESC OFFSET t.skip LIMIT t.lim) p`
 
 // readLists reads each term's list down to its depth.
 func (t *ta) readLists(depth []int) error {
 	var stems []string
-	var idx, off, lim []int32
+	var idx, skip, lim []int32
+	var below []float32
 	for i, term := range t.q.terms {
 		if !t.done.Has(i) && depth[i] > t.read[i] {
 			stems, idx = append(stems, term.stem), append(idx, int32(i))
-			off, lim = append(off, int32(t.read[i])), append(lim, int32(depth[i]-t.read[i]))
+			below, skip = append(below, t.last[i].key), append(skip, t.last[i].n)
+			lim = append(lim, int32(depth[i]-t.read[i]))
 		}
 	}
-	rows, err := t.w.tx.Query(t.w.ctx, readListsSQL, stems, idx, off, lim)
+	rows, err := t.w.tx.Query(t.w.ctx, readListsSQL, stems, idx, below, skip, lim)
 	if err != nil {
 		return err
 	}
@@ -194,6 +204,7 @@ func (t *ta) readLists(depth []int) error {
 			return fmt.Errorf("posting of term %d, of %d", i, len(got))
 		}
 		got[i]++
+		t.last[i].follow(key)
 		t.tau[i] = min(t.tau[i], t.q.terms[i].w*t.q.factorBound(float64(key)))
 		t.learn(rid, int(i), t.q.add(int(i), tf, dl))
 		return nil
@@ -206,6 +217,22 @@ func (t *ta) readLists(depth []int) error {
 		}
 	}
 	return err
+}
+
+// lastKey is the last key read from a list, and how many postings of that
+// key were read.
+type lastKey struct {
+	key float32
+	n   int32
+}
+
+// follow notes a posting of key read after the others, no higher.
+func (l *lastKey) follow(key float32) {
+	if key == l.key {
+		l.n++
+		return
+	}
+	l.key, l.n = key, 1
 }
 
 // doc returns what is known of the record rid, meeting it if new.
