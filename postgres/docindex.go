@@ -65,3 +65,67 @@ func (x *docIndex) free(met func(func(*taDoc) bool)) {
 	docTables.Put(&x.table)
 	x.table = nil
 }
+
+// taSpare is what finished searches left for the next: blocks of records
+// and arenas of term sets (the lexical lane under a filter meets tens of
+// thousands of records; reusing their memory spares the collector).
+type taSpare struct {
+	docs   [][]taDoc
+	arenas [][]uint64
+}
+
+// spareBlocks bounds what is kept: 128 blocks of records (with their
+// arenas) hold 131,072 records, about 9 MiB.
+const spareBlocks = 128
+
+var taSpares sync.Pool
+
+func takeSpare() *taSpare {
+	if sp, ok := taSpares.Get().(*taSpare); ok {
+		return sp
+	}
+	return &taSpare{}
+}
+
+// newBlock returns an empty block of records.
+func (t *ta) newBlock() []taDoc {
+	if n := len(t.spare.docs); n > 0 {
+		b := t.spare.docs[n-1]
+		t.spare.docs = t.spare.docs[:n-1]
+		return b[:0]
+	}
+	return make([]taDoc, 0, docBlock)
+}
+
+// newArena returns size zero words to cut term sets from.
+func (t *ta) newArena(size int) []uint64 {
+	var a []uint64
+	if n := len(t.spare.arenas); n > 0 && len(t.spare.arenas[n-1]) == size {
+		a = t.spare.arenas[n-1]
+		t.spare.arenas = t.spare.arenas[:n-1]
+		clear(a)
+	} else {
+		a = make([]uint64, size)
+	}
+	t.arenas = append(t.arenas, a)
+	return a
+}
+
+// release gives what the search used to the next one. Nothing it returns
+// points into it (result clones the term sets).
+func (t *ta) release() {
+	t.at.free(t.met)
+	sp := t.spare
+	for _, b := range t.docs {
+		if len(sp.docs) < spareBlocks {
+			sp.docs = append(sp.docs, b[:0])
+		}
+	}
+	for _, a := range t.arenas {
+		if len(sp.arenas) < spareBlocks {
+			sp.arenas = append(sp.arenas, a)
+		}
+	}
+	t.docs, t.arenas, t.spare = nil, nil, nil
+	taSpares.Put(sp)
+}

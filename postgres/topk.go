@@ -77,6 +77,9 @@ type ta struct {
 	tau   []float64    // the most an unread posting of each term adds
 	done  bm25.TermSet // terms whose list is read through
 	all   bm25.TermSet
+	// What the term sets were cut from, and what an earlier search left.
+	arenas [][]uint64
+	spare  *taSpare
 }
 
 // top returns the BM25 top k among the records passing the filter, best
@@ -87,8 +90,8 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 		return q.filtered(w, k)
 	}
 	t := &ta{q: q, w: w, k: k, at: newDocIndex(), read: make([]int, len(q.terms)), last: make([]lastKey, len(q.terms)),
-		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms))}
-	defer t.at.free(t.met)
+		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms)), spare: takeSpare()}
+	defer t.release()
 	for i := range t.last {
 		t.last[i].key = float32(math.Inf(1)) // above every key
 	}
@@ -242,12 +245,12 @@ func (t *ta) doc(rid int64) *taDoc {
 	}
 	words := len(t.all)
 	if len(t.arena) < 2*words {
-		t.arena = make([]uint64, 2*words*docBlock)
+		t.arena = t.newArena(2 * words * docBlock)
 	}
 	known, has := t.arena[:words:words], t.arena[words:2*words:2*words]
 	t.arena = t.arena[2*words:]
 	if n := len(t.docs); n == 0 || len(t.docs[n-1]) == docBlock {
-		t.docs = append(t.docs, make([]taDoc, 0, docBlock))
+		t.docs = append(t.docs, t.newBlock())
 	}
 	b := &t.docs[len(t.docs)-1]
 	*b = append(*b, taDoc{rid: rid, known: known, has: has})
@@ -437,7 +440,11 @@ func (t *ta) result() []lexHit {
 		}
 	}
 	sortHits(hits)
-	return hits[:min(t.k, len(hits))]
+	hits = hits[:min(t.k, len(hits))]
+	for i := range hits { // its arena goes to another search
+		hits[i].has = slices.Clone(hits[i].has)
+	}
+	return hits
 }
 
 // filteredSQL reads the query terms' postings ($1) in the records passing
