@@ -45,28 +45,34 @@ type laneResult struct {
 }
 
 // vectorAside starts the vector lane on a connection of p in the
-// snapshot w.snap; its result arrives on the channel once the
-// connection has been given back.
+// snapshot w.snap. Its result arrives on the channel before that
+// connection's transaction ends: the search need not wait for the end.
 func (w *search) vectorAside(p *pgxpool.Pool) <-chan laneResult {
 	out := make(chan laneResult, 1)
 	go func() {
-		hits, err := w.vectorOn(p)
+		c, hits, err := w.vectorOn(p)
 		out <- laneResult{hits, err}
+		if c != nil {
+			if err == nil {
+				_, _ = c.Exec(context.WithoutCancel(w.ctx), "ROLLBACK") // after a failure, Release closes it
+			}
+			c.Release() // one left in a transaction is closed, not reused
+		}
 	}()
 	return out
 }
 
 // vectorOn runs the vector lane in a read-only transaction on a connection
-// of p that imports the search's snapshot.
-func (w *search) vectorOn(p *pgxpool.Pool) ([]vecHit, error) {
+// of p that imports the search's snapshot, and returns the connection (nil
+// if none was acquired), its transaction open.
+func (w *search) vectorOn(p *pgxpool.Pool) (*pgxpool.Conn, []vecHit, error) {
 	if !snapshotID.MatchString(w.snap) {
-		return nil, fmt.Errorf("unexpected snapshot id %q", w.snap)
+		return nil, nil, fmt.Errorf("unexpected snapshot id %q", w.snap)
 	}
 	c, err := p.Acquire(w.ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer c.Release() // one left in a transaction (after an error) is closed, not reused
 	if asideHook != nil {
 		asideHook()
 	}
@@ -76,12 +82,8 @@ func (w *search) vectorOn(p *pgxpool.Pool) ([]vecHit, error) {
 		begin += "; " + s
 	}
 	if _, err := c.Exec(w.ctx, begin); err != nil {
-		return nil, err
+		return c, nil, err
 	}
 	hits, err := w.vectorLane(c)
-	if err != nil {
-		return nil, err
-	}
-	_, err = c.Exec(context.WithoutCancel(w.ctx), "ROLLBACK")
-	return hits, err
+	return c, hits, err
 }
