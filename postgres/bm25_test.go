@@ -53,7 +53,7 @@ func TestLexicalMatchesSQLite(t *testing.T) {
 		share  float64
 		short  int64
 		settle int
-	}{{5000, 1, 8192, 4096}, {0, 0, 64, 16}} {
+	}{{5000, 1, 8192, 512}, {0, 0, 64, 16}} {
 		restore := postgres.SetSearchLimits(limits.exact, limits.share, limits.short, limits.settle)
 		for name, f := range filters {
 			q := benchdata.New(2, vocab)

@@ -64,6 +64,7 @@ type search struct {
 	narrow  bool            // the filter says more than which records are visible
 	passing int             // records passing a narrow filter, counted up to exactBelow+1
 	exact   bool            // few enough pass it to score them one by one
+	share   float64         // about the share of the records passing the filter (1: all)
 	pending int64           // records that may have a vector but have none, over all
 	linked  []*mneme.Record // what the candidates link to, if asked for
 	aside   *pgxpool.Pool   // where to run the vector lane beside the lexical one (nil: one after the other)
@@ -178,6 +179,10 @@ func (w *search) plan() error {
 		w.lex.setStats(n, avgdl, stats)
 	}
 	w.exact = w.narrow && w.passing <= exactBelow && float64(w.passing) <= exactShare*n
+	w.share = 1
+	if w.narrow && w.passing >= 0 && float64(w.passing) < n {
+		w.share = max(float64(w.passing), 1) / n
+	}
 	if hasInfo {
 		w.sp = spaceOf(info)
 		if len(w.q.Vector) != info.Dim {
