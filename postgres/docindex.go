@@ -16,13 +16,11 @@ type docIndex struct {
 // denseRids bounds a table: 16 MiB.
 const denseRids = 1 << 22
 
-var docTables sync.Pool
+var docTables = keep[[]int32]{most: 4}
 
 func newDocIndex() *docIndex {
 	x := &docIndex{}
-	if t, ok := docTables.Get().(*[]int32); ok {
-		x.table = *t
-	}
+	x.table, _ = docTables.get()
 	return x
 }
 
@@ -62,7 +60,7 @@ func (x *docIndex) free(met func(func(*taDoc) bool)) {
 			x.table[d.rid] = 0
 		}
 	}
-	docTables.Put(&x.table)
+	docTables.put(x.table)
 	x.table = nil
 }
 
@@ -72,16 +70,17 @@ func (x *docIndex) free(met func(func(*taDoc) bool)) {
 type taSpare struct {
 	docs   [][]taDoc
 	arenas [][]uint64
+	cs     []contender
 }
 
 // spareBlocks bounds what is kept: 128 blocks of records (with their
 // arenas) hold 131,072 records, about 9 MiB.
 const spareBlocks = 128
 
-var taSpares sync.Pool
+var taSpares = keep[*taSpare]{most: 4}
 
 func takeSpare() *taSpare {
-	if sp, ok := taSpares.Get().(*taSpare); ok {
+	if sp, ok := taSpares.get(); ok {
 		return sp
 	}
 	return &taSpare{}
@@ -126,6 +125,37 @@ func (t *ta) release() {
 			sp.arenas = append(sp.arenas, a)
 		}
 	}
-	t.docs, t.arenas, t.spare = nil, nil, nil
-	taSpares.Put(sp)
+	sp.cs = t.cs[:0]
+	t.docs, t.arenas, t.spare, t.cs = nil, nil, nil, nil
+	taSpares.put(sp)
+}
+
+// keep is a small free list. Unlike a sync.Pool, what it holds outlives
+// garbage collections, which come every few searches: with a pool, most
+// searches allocated their table and blocks anew.
+type keep[T any] struct {
+	mu   sync.Mutex
+	free []T
+	most int // how many it holds at most
+}
+
+func (k *keep[T]) get() (T, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var x T
+	n := len(k.free)
+	if n == 0 {
+		return x, false
+	}
+	x, k.free[n-1] = k.free[n-1], x
+	k.free = k.free[:n-1]
+	return x, true
+}
+
+func (k *keep[T]) put(x T) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.free) < k.most {
+		k.free = append(k.free, x)
+	}
 }

@@ -80,6 +80,7 @@ type ta struct {
 	// What the term sets were cut from, and what an earlier search left.
 	arenas [][]uint64
 	spare  *taSpare
+	cs     []contender // contenders' scratch
 }
 
 // top returns the BM25 top k among the records passing the filter, best
@@ -91,6 +92,7 @@ func (q *lexQuery) top(w *search, k int) ([]lexHit, error) {
 	}
 	t := &ta{q: q, w: w, k: k, at: newDocIndex(), read: make([]int, len(q.terms)), last: make([]lastKey, len(q.terms)),
 		tau: make([]float64, len(q.terms)), all: bm25.Full(len(q.terms)), spare: takeSpare()}
+	t.cs = t.spare.cs
 	defer t.release()
 	for i := range t.last {
 		t.last[i].key = float32(math.Inf(1)) // above every key
@@ -368,11 +370,7 @@ func (t *ta) unseen() float64 {
 // known to pass the filter, or not known in full.
 func (t *ta) contenders(size int) []int64 {
 	theta := t.theta()
-	type contender struct {
-		rid   int64
-		bound float64
-	}
-	var cs []contender
+	cs := t.cs[:0]
 	for d := range t.met {
 		if d.pass == -1 || (d.pass == 1 && d.known.Covers(t.done, t.all)) {
 			continue
@@ -388,7 +386,14 @@ func (t *ta) contenders(size int) []int64 {
 	for i := range out {
 		out[i] = cs[i].rid
 	}
+	t.cs = cs
 	return out
+}
+
+// contender is a record that may reach the top k, and its bound.
+type contender struct {
+	rid   int64
+	bound float64
 }
 
 // settleSQL checks the records $2 against the filter and reads the
