@@ -205,32 +205,6 @@ func ParseMetaMatches(pairs []string) (MetaFilter, error) {
 	return checkMetaMatches(out)
 }
 
-// duplicateKey returns a top-level key the object obj (valid JSON) gives
-// twice: stores would disagree on which value a filter sees.
-func duplicateKey(obj []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
-	}
-	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return "", false
-		}
-		k, _ := t.(string)
-		if seen[k] {
-			return k, true
-		}
-		seen[k] = true
-		var skip json.RawMessage
-		if dec.Decode(&skip) != nil {
-			return "", false
-		}
-	}
-	return "", false
-}
-
 // SplitMetaForm splits a form of MetaMatch.Forms into its key, type (s, n
 // or b) and text, for a store that keeps them in columns.
 func SplitMetaForm(form string) (key string, typ byte, text string) {

@@ -283,6 +283,23 @@ type Copier interface {
 	PutDocuments(ctx context.Context, docs []Document) error
 }
 
+// IndexKeeper is an optional role: a store whose search indexes are files
+// derived from its tables, which can go cold (missing, unusable, far
+// behind) so that the next search first rebuilds them. A process on a
+// host's clock (a hook) asks before it searches, and leaves the rebuild to
+// a process of its own.
+type IndexKeeper interface {
+	// IndexBacklog is how many changes a search would index before it
+	// answers: every record when no usable snapshot is on disk.
+	IndexBacklog(ctx context.Context) (int64, error)
+	// WarmIndexes brings the indexes up to date and saves their
+	// snapshots; it returns how many changes it indexed.
+	WarmIndexes(ctx context.Context) (int64, error)
+	// LeaveIndexes makes Close leave the snapshots as they are, where it
+	// would otherwise bring them up to date after many writes.
+	LeaveIndexes()
+}
+
 // BatchGetter is an optional role: a store that reads many records by id
 // in one call, so the Engine checks the targets of a result set's links
 // (and follows them) without a call per link.

@@ -221,16 +221,12 @@ func validateMeta(r *Record) error {
 	if len(r.Meta) > MaxMetaBytes {
 		return Invalid("meta is %d bytes, over the limit of %d", len(r.Meta), MaxMetaBytes)
 	}
-	var obj map[string]any
-	if err := json.Unmarshal(r.Meta, &obj); err != nil || obj == nil {
+	var buf bytes.Buffer
+	if json.Compact(&buf, r.Meta) != nil || !metaObject(buf.Bytes()) {
 		return Invalid("meta must be a JSON object, like {\"ticket\":\"ENG-12\"}")
 	}
-	if k, ok := duplicateKey(r.Meta); ok {
+	if k, ok := duplicateKey(buf.Bytes()); ok {
 		return Invalid("meta has the key %q twice: give each key once (filters match one value per key)", Clip(k))
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, r.Meta); err != nil {
-		return Invalid("meta is not valid JSON: %v", err)
 	}
 	r.Meta = buf.Bytes()
 	return nil

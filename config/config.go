@@ -209,6 +209,10 @@ type Config struct {
 	// shared store applies them only on `mneme migrate`, or to an empty
 	// database).
 	Migrate bool
+	// DeferMigration makes opening a sqlite home whose schema is behind
+	// fail (sqlite.ErrMigrationDeferred) instead of migrating it: a hook,
+	// on its host's clock, leaves that to `mneme migrate`.
+	DeferMigration bool
 	// ReadOnly is for commands that only read: opening a sqlite home then
 	// creates nothing (a directory that holds no home is an error) and
 	// writes nothing, so reads work on a full disk.

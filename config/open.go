@@ -38,7 +38,7 @@ func openSQLite(ctx context.Context, dir string, c *Config) (mneme.Store, error)
 	if c.ReadOnly {
 		return sqlite.OpenForReading(ctx, cmp.Or(dir, c.Home))
 	}
-	return sqlite.Open(ctx, cmp.Or(dir, c.Home))
+	return sqlite.OpenWith(ctx, cmp.Or(dir, c.Home), sqlite.Options{DeferMigration: c.DeferMigration})
 }
 
 // DefaultPostgresDSNEnv is the variable holding the PostgreSQL connection

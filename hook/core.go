@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -39,7 +40,19 @@ type Core struct {
 	// where the host does not wait (a language model may take seconds):
 	// it must return at once.
 	Abstract func(consolidate.Request)
+	// Warm, when set, is called instead of searching when the
+	// session-start search would first index more than MaxBacklog changes
+	// (an index with no usable snapshot, or far behind): that session
+	// starts without a package, and Warm brings the indexes up to date
+	// where the host does not wait. It must return at once.
+	Warm       func()
+	MaxBacklog int // 0: DefaultMaxBacklog
 }
+
+// DefaultMaxBacklog is how many changes a session start indexes before it
+// searches, rather than leave them to Warm: about half a second's work,
+// well within a hook's time.
+const DefaultMaxBacklog = 10_000
 
 // Handle acts on ev and returns what to print on the host's stdout.
 func (c *Core) Handle(ctx context.Context, a Adapter, ev Event) ([]byte, error) {
@@ -218,6 +231,9 @@ const LeadFacts = 20
 // package), so the next start finds it in the result cache unless
 // something else was written since.
 func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
+	if p.cold(ctx) {
+		return nil, p.flush(ctx, p.session(nil))
+	}
 	budget := p.Budget
 	if budget == 0 {
 		budget = DefaultBudget
@@ -245,6 +261,21 @@ func (p *capture) start(ctx context.Context, a Adapter) ([]byte, error) {
 	}
 	head := fmt.Sprintf("Memory from mneme for project %s (cite as [n]; `mneme get ID` shows a memory):\n", p.repo.Project)
 	return a.Inject(p.ev, Mark(head+pkg.Text)), nil
+}
+
+// cold reports whether the session-start search would first index more
+// than MaxBacklog changes; if so it hands the work to Warm.
+func (p *capture) cold(ctx context.Context) bool {
+	if p.Warm == nil {
+		return false
+	}
+	n, err := p.Eng.IndexBacklog(ctx)
+	if err != nil || n <= int64(cmp.Or(p.MaxBacklog, DefaultMaxBacklog)) {
+		return false
+	}
+	Log(p.Home, "%s %s: the search indexes are %d changes behind: this session starts without memory while they are brought up to date in the background", p.ev.Host, p.ev.Name, n)
+	p.Warm()
+	return true
 }
 
 // ownTool reports whether a tool is mneme's own (its MCP tools, by the

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/mneme-ai/mneme/index/bm25"
 )
 
@@ -97,41 +99,6 @@ func (q *lexQuery) add(i int, tf, dl float32) float64 {
 const probeSQL = `SELECT r.rid, p.term, p.tf, p.dl FROM unnest($2::bigint[]) AS r(rid) CROSS JOIN LATERAL
 	(SELECT p.term, p.tf, p.dl FROM postings p WHERE p.term = ANY($1) AND p.rid = r.rid OFFSET 0) p`
 
-// probe calls fn with what each posting of the terms (indexes into
-// q.terms) in the records rids adds.
-func (q *lexQuery) probe(w *search, terms []int, rids []int64, fn func(rid int64, term int, add float64)) error {
-	index := map[string]int{}
-	stems := make([]string, len(terms))
-	for j, i := range terms {
-		index[q.terms[i].stem], stems[j] = i, q.terms[i].stem
-	}
-	rows, err := w.tx.Query(w.ctx, probeSQL, stems, rids)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var rid int64
-		var term string
-		var tf, dl float32
-		if err := rows.Scan(&rid, &term, &tf, &dl); err != nil {
-			return err
-		}
-		i := index[term]
-		fn(rid, i, q.add(i, tf, dl))
-	}
-	return rows.Err()
-}
-
-// all returns the indexes of every term.
-func (q *lexQuery) all() []int {
-	out := make([]int, len(q.terms))
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
-
 // lexHit is a record's BM25 score and the terms (indexes into
 // lexQuery.terms, as bits) it holds.
 type lexHit struct {
@@ -140,17 +107,29 @@ type lexHit struct {
 	has   bm25.TermSet
 }
 
-// score returns the BM25 scores of the records rids (those holding no
-// query term are left out).
-func (q *lexQuery) score(w *search, rids []int64) (map[int64]lexHit, error) {
-	out := map[int64]lexHit{}
-	err := q.probe(w, q.all(), rids, func(rid int64, i int, add float64) {
-		h := out[rid]
-		h.rid, h.score = rid, h.score+add
-		h.has.Add(i)
-		out[rid] = h
+// queueScore queues the reading of the BM25 scores of the records rids
+// into out (those holding no query term are left out).
+func (q *lexQuery) queueScore(b *pgx.Batch, rids []int64, out map[int64]lexHit) {
+	index := map[string]int{}
+	for i, t := range q.terms {
+		index[t.stem] = i
+	}
+	b.Queue(probeSQL, q.stems(), rids).Query(func(rows pgx.Rows) error {
+		return forRows(rows, func() error {
+			var rid int64
+			var term string
+			var tf, dl float32
+			if err := rows.Scan(&rid, &term, &tf, &dl); err != nil {
+				return err
+			}
+			i := index[term]
+			h := out[rid]
+			h.rid, h.score = rid, h.score+q.add(i, tf, dl)
+			h.has.Add(i)
+			out[rid] = h
+			return nil
+		})
 	})
-	return out, err
 }
 
 // matched returns the query terms a record holding the terms has holds,

@@ -44,3 +44,19 @@ func MetaEstimate(ctx context.Context, s *Store, f mneme.Filter) (float64, bool,
 	est, ok := s.meta.estimate(f, &pgx.Batch{})
 	return est, ok, err
 }
+
+// SetAsideLanes sets whether a hybrid search may run its vector lane on a
+// second connection, and returns a function that restores it.
+func SetAsideLanes(on bool) func() {
+	old := asideLanes
+	asideLanes = on
+	return func() { asideLanes = old }
+}
+
+// SetAsideHook has fn run before a vector lane's second connection imports
+// its search's snapshot, and returns a function that restores it.
+func SetAsideHook(fn func()) func() {
+	old := asideHook
+	asideHook = fn
+	return func() { asideHook = old }
+}

@@ -51,6 +51,10 @@ type Store struct {
 	schema string
 	bulk   atomic.Bool // in BulkLoad: writes leave postings to its end
 	meta   metaStats   // what the statistics say of meta filters
+	// aside holds a token for each search running its vector lane on a
+	// second connection (search.go); half the pool at most, so searches
+	// holding one connection and waiting for another never take it all.
+	aside chan struct{}
 }
 
 var (
@@ -75,7 +79,8 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
 	}
-	s := &Store{opts: opts, host: fmt.Sprintf("%s:%d", cfg.ConnConfig.Host, cfg.ConnConfig.Port), schema: opts.Schema}
+	s := &Store{opts: opts, host: fmt.Sprintf("%s:%d", cfg.ConnConfig.Host, cfg.ConnConfig.Port), schema: opts.Schema,
+		aside: make(chan struct{}, cfg.MaxConns/2)}
 	if s.schema != "" {
 		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{s.schema}.Sanitize() + ", public"
 	}

@@ -1,12 +1,14 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/pgvector/pgvector-go"
 
 	"github.com/mneme-ai/mneme"
@@ -22,6 +24,10 @@ var (
 	exactShare float64 = 0.1
 )
 
+// asideLanes lets a hybrid search run its vector lane on a second
+// connection (aside.go); a variable for tests and benchmarks.
+var asideLanes = true
+
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
 // Candidates runs the lanes q asks for inside PostgreSQL, each under the
@@ -29,8 +35,17 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 // snapshot (a repeatable-read transaction).
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
+	var aside *pgxpool.Pool
+	if q.Vector != nil && len(q.Terms) > 0 && asideLanes {
+		select {
+		case s.aside <- struct{}{}:
+			defer func() { <-s.aside }()
+			aside = s.pool.Pool
+		default: // half the pool is running vector lanes aside: here, one after the other
+		}
+	}
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta}
+		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta, aside: aside}
 		var err error
 		out, err = w.run()
 		return err
@@ -49,8 +64,11 @@ type search struct {
 	narrow  bool            // the filter says more than which records are visible
 	passing int             // records passing a narrow filter, counted up to exactBelow+1
 	exact   bool            // few enough pass it to score them one by one
+	share   float64         // about the share of the records passing the filter (1: all)
 	pending int64           // records that may have a vector but have none, over all
 	linked  []*mneme.Record // what the candidates link to, if asked for
+	aside   *pgxpool.Pool   // where to run the vector lane beside the lexical one (nil: one after the other)
+	snap    string          // the transaction's snapshot, exported for that
 }
 
 // vecHit is a record's cosine similarity to the query vector.
@@ -69,15 +87,22 @@ func (w *search) run() (mneme.Candidates, error) {
 	var lex []lexHit
 	var vec []vecHit
 	var err error
-	if w.lex != nil {
-		if lex, err = w.lex.top(w, w.q.K); err != nil {
-			return out, err
-		}
+	var aside <-chan laneResult
+	if w.sp != nil && w.lex != nil && w.snap != "" {
+		aside = w.vectorAside(w.aside)
 	}
-	if w.sp != nil {
-		if vec, err = w.vectorLane(); err != nil {
-			return out, err
-		}
+	if w.lex != nil {
+		lex, err = w.lex.top(w, w.q.K)
+	}
+	switch {
+	case aside != nil: // waited for even after an error: its transaction imports this one's snapshot
+		r := <-aside
+		vec, err = r.hits, cmp.Or(err, r.err)
+	case w.sp != nil && err == nil:
+		vec, err = w.vectorLane(w.tx)
+	}
+	if err != nil {
+		return out, err
 	}
 	if out.List, err = w.merge(lex, vec); err != nil {
 		return out, err
@@ -104,9 +129,13 @@ func (w *search) plan() error {
 	var info mneme.EmbedderInfo
 	var hasInfo bool
 	if w.q.Vector != nil {
-		// How the HNSW index is walked, if it is (see vectorLane).
-		b.Queue(fmt.Sprintf("SET LOCAL hnsw.ef_search = %d", min(1000, max(40, 2*w.q.K))))
-		b.Queue("SET LOCAL hnsw.iterative_scan = strict_order")
+		if w.aside != nil {
+			b.Queue("SELECT pg_export_snapshot()").QueryRow(func(row pgx.Row) error { return row.Scan(&w.snap) })
+		} else {
+			for _, s := range laneSettings(w.q.K) { // how the HNSW index is walked, if it is (see vectorLane)
+				b.Queue(s)
+			}
+		}
 		b.Queue("SELECT value FROM meta WHERE key = 'embedder'").Query(func(rows pgx.Rows) error {
 			var err error
 			info, hasInfo, err = scanEmbedder(rows)
@@ -150,6 +179,10 @@ func (w *search) plan() error {
 		w.lex.setStats(n, avgdl, stats)
 	}
 	w.exact = w.narrow && w.passing <= exactBelow && float64(w.passing) <= exactShare*n
+	w.share = 1
+	if w.narrow && w.passing >= 0 && float64(w.passing) < n {
+		w.share = max(float64(w.passing), 1) / n
+	}
 	if hasInfo {
 		w.sp = spaceOf(info)
 		if len(w.q.Vector) != info.Dim {
@@ -171,27 +204,27 @@ func narrow(f mneme.Filter) bool {
 // filter, nearest first: exact when few records pass a narrow filter, else
 // through the HNSW index, walking on (iteratively) until k records pass
 // the filter; exact again when the walk gives up before.
-func (w *search) vectorLane() ([]vecHit, error) {
+func (w *search) vectorLane(on querier) ([]vecHit, error) {
 	a := args{pgvector.NewVector(w.q.Vector)}
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
 	if !w.exact {
 		// ORDER BY the distance alone, so that the index can serve it.
-		hits, err := w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
+		hits, err := w.nearest(on, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
 			w.sp.table, cond, k), a)
 		if err != nil || len(hits) == k {
 			return hits, err
 		}
 	}
 	// An expression the index cannot serve: an exact scan.
-	return w.nearest(fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY (v.vec <=> $1) + 0, v.rid DESC LIMIT %d",
+	return w.nearest(on, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY (v.vec <=> $1) + 0, v.rid DESC LIMIT %d",
 		w.sp.table, cond, k), a)
 }
 
 // nearest runs a vector query, and orders its hits by similarity (ties:
 // newer rid first).
-func (w *search) nearest(sql string, a args) ([]vecHit, error) {
-	rows, err := w.tx.Query(w.ctx, sql, a...)
+func (w *search) nearest(on querier, sql string, a args) ([]vecHit, error) {
+	rows, err := on.Query(w.ctx, sql, a...)
 	if err != nil {
 		return nil, err
 	}
@@ -238,23 +271,23 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 	if len(rids) == 0 {
 		return nil, nil
 	}
-	if w.lex != nil && len(vecOnly) > 0 { // the lexical score of what only the vector lane found
-		scores, err := w.lex.score(w, vecOnly)
-		if err != nil {
-			return nil, err
-		}
-		for rid, h := range scores {
-			at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
-		}
+	// One round trip: the lexical score of what only the vector lane
+	// found, the similarity of what only the lexical lane found, and the
+	// records (with what they link to, if asked).
+	b := &pgx.Batch{}
+	scores := map[int64]lexHit{}
+	if w.lex != nil && len(vecOnly) > 0 {
+		w.lex.queueScore(b, vecOnly, scores)
 	}
-	if w.sp != nil { // and the similarity of what only the lexical lane found
-		if err := w.scoreVectors(rids, at); err != nil {
-			return nil, err
-		}
+	if w.sp != nil {
+		w.queueSimilarity(b, rids, at)
 	}
-	recs, err := w.records(rids)
-	if err != nil {
+	recs := w.queueRecords(b, rids)
+	if err := w.tx.SendBatch(w.ctx, b).Close(); err != nil {
 		return nil, err
+	}
+	for rid, h := range scores {
+		at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
 	}
 	out := make([]mneme.Candidate, 0, len(rids))
 	for _, rid := range rids {
@@ -267,9 +300,9 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 	return out, nil
 }
 
-// scoreVectors sets the similarity of the candidates the vector lane did
-// not rank.
-func (w *search) scoreVectors(rids []int64, at map[int64]*mneme.Candidate) error {
+// queueSimilarity queues the reading of the similarity of the candidates
+// the vector lane did not rank.
+func (w *search) queueSimilarity(b *pgx.Batch, rids []int64, at map[int64]*mneme.Candidate) {
 	var todo []int64
 	for _, rid := range rids {
 		if at[rid].VectorRank == 0 {
@@ -277,22 +310,19 @@ func (w *search) scoreVectors(rids []int64, at map[int64]*mneme.Candidate) error
 		}
 	}
 	if len(todo) == 0 {
-		return nil
+		return
 	}
-	rows, err := w.tx.Query(w.ctx, "SELECT rid, 1 - (vec <=> $1) FROM "+w.sp.table+" WHERE rid = ANY($2)", pgvector.NewVector(w.q.Vector), todo)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var rid int64
-		var sim float64
-		if err := rows.Scan(&rid, &sim); err != nil {
-			return err
-		}
-		at[rid].Similarity, at[rid].HasVector = sim, true
-	}
-	return rows.Err()
+	b.Queue("SELECT rid, 1 - (vec <=> $1) FROM "+w.sp.table+" WHERE rid = ANY($2)", pgvector.NewVector(w.q.Vector), todo).Query(func(rows pgx.Rows) error {
+		return forRows(rows, func() error {
+			var rid int64
+			var sim float64
+			if err := rows.Scan(&rid, &sim); err != nil {
+				return err
+			}
+			at[rid].Similarity, at[rid].HasVector = sim, true
+			return nil
+		})
+	})
 }
 
 // unembedded counts the records passing the filter that could have a
@@ -318,14 +348,11 @@ const linkedSQL = `SELECT ` + columns + ` FROM records r WHERE r.id IN
 	(SELECT l->>'target' FROM records c CROSS JOIN LATERAL
 	jsonb_array_elements(CASE WHEN c.links LIKE '[{%' THEN c.links::jsonb END) l WHERE c.rid = ANY($1))`
 
-// records fetches the candidates' records, and the records they link to
-// when the query asks for them (in the same round trip).
-func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
-	if !w.q.Linked {
-		return byRid(w.ctx, w.tx, rids)
-	}
+// queueRecords queues the reading of the candidates' records, into the
+// map it returns, and of the records they link to when the query asks for
+// them.
+func (w *search) queueRecords(b *pgx.Batch, rids []int64) map[int64]*mneme.Record {
 	out := make(map[int64]*mneme.Record, len(rids))
-	b := &pgx.Batch{}
 	b.Queue("SELECT r.rid, "+columns+" FROM records r WHERE r.rid = ANY($1)", rids).Query(func(rows pgx.Rows) error {
 		return forRows(rows, func() error {
 			var rid int64
@@ -334,29 +361,12 @@ func (w *search) records(rids []int64) (map[int64]*mneme.Record, error) {
 			return err
 		})
 	})
-	b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
-		var err error
-		w.linked, err = collect(rows)
-		return err
-	})
-	return out, w.tx.SendBatch(w.ctx, b).Close()
-}
-
-// byRid fetches the records with the given rids.
-func byRid(ctx context.Context, tx pgx.Tx, rids []int64) (map[int64]*mneme.Record, error) {
-	rows, err := tx.Query(ctx, "SELECT r.rid, "+columns+" FROM records r WHERE r.rid = ANY($1)", rids)
-	if err != nil {
-		return nil, err
+	if w.q.Linked {
+		b.Queue(linkedSQL, rids).Query(func(rows pgx.Rows) error {
+			var err error
+			w.linked, err = collect(rows)
+			return err
+		})
 	}
-	defer rows.Close()
-	out := make(map[int64]*mneme.Record, len(rids))
-	for rows.Next() {
-		var rid int64
-		r, err := scanRecord(rows, &rid)
-		if err != nil {
-			return nil, err
-		}
-		out[rid] = r
-	}
-	return out, rows.Err()
+	return out
 }

@@ -54,9 +54,8 @@ func (s *Store) queryDocuments(ctx context.Context, where string, args ...any) (
 // unchanged keep their ids; chunks no longer in the document are deleted.
 func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*mneme.Record, now time.Time) (mneme.WriteResult, error) {
 	var res mneme.WriteResult
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, now, func(w *writer) error {
 		res = mneme.WriteResult{Chunks: len(chunks)}
-		w := newWriter(ctx, tx, now)
 		old, err := w.chunksOf(doc.ID)
 		if err != nil {
 			return err
@@ -92,7 +91,7 @@ func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*
 			res.Deleted++
 		}
 		doc.Chunks, doc.UpdatedAt = owned, now
-		_, err = tx.ExecContext(ctx, `INSERT INTO documents (id, project, uri, hash, chunks, updated_at) VALUES (?,?,?,?,?,?)
+		_, err = w.exec(`INSERT INTO documents (id, project, uri, hash, chunks, updated_at) VALUES (?,?,?,?,?,?)
 			ON CONFLICT (id) DO UPDATE SET hash = excluded.hash, chunks = excluded.chunks, updated_at = excluded.updated_at`,
 			doc.ID, doc.Project, doc.URI, doc.Hash, doc.Chunks, now.UnixNano())
 		if len(chunks) > 0 && res.ID == "" {
@@ -104,7 +103,11 @@ func (s *Store) PutDocument(ctx context.Context, doc *mneme.Document, chunks []*
 }
 
 func (w *writer) chunksOf(docID string) (map[string]*mneme.Record, error) {
-	rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.source_parent = ?", docID)
+	tx, err := w.conn()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(w.ctx, "SELECT "+columns+" FROM records r WHERE r.source_parent = ?", docID)
 	if err != nil {
 		return nil, err
 	}

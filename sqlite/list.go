@@ -87,7 +87,7 @@ func where(f mneme.Filter) (string, []any) {
 }
 
 // metaCondition renders one meta condition as a seek per typed form in
-// record_meta (see migration 0007), adding its arguments to args.
+// record_meta (see migrations 0007 and 0012), adding its arguments to args.
 func metaCondition(m mneme.MetaMatch, args *[]any) string {
 	var parts []string
 	for _, form := range m.Forms() {
@@ -214,25 +214,33 @@ func (s *Store) Stats(ctx context.Context, now time.Time) (mneme.Stats, error) {
 	return st, translate(rows.Err(), "count records")
 }
 
+// neighboursQuery selects r's neighbours on one side (cmp "<", dir DESC:
+// before; ">", ASC: after), up to a last argument, the limit: the chunks
+// beside it in its document, else the records beside it in its session.
+func neighboursQuery(r *mneme.Record, cmp, dir string) (string, []any) {
+	var where, order string
+	var args []any
+	if r.Source != nil && r.Source.Parent != "" {
+		where, order = "r.source_parent = ? AND r.source_chunk %s ?", "r.source_chunk %s"
+		args = []any{r.Source.Parent, r.Source.Chunk}
+	} else {
+		ev := r.EventTime().UnixNano()
+		// session_id != '': the condition of the partial index records_session
+		where = "r.project = ? AND r.session_id = ? AND r.session_id != '' AND (r.event_at, r.seq) %[1]s (?, (SELECT seq FROM records WHERE id = ?))"
+		order, args = "r.event_at %[1]s, r.seq %[1]s", []any{r.Project, r.SessionID, ev, r.ID}
+	}
+	return "SELECT " + columns + " FROM records r WHERE " + fmt.Sprintf(where, cmp) + " ORDER BY " + fmt.Sprintf(order, dir) + " LIMIT ?", args
+}
+
 // Neighbours returns the chunks beside r in its document, else the records
 // around it in its session, up to n on each side, nearest first.
 func (s *Store) Neighbours(ctx context.Context, r *mneme.Record, n int) (before, after []*mneme.Record, err error) {
-	var where, order string
-	var args []any
-	switch {
-	case r.Source != nil && r.Source.Parent != "":
-		where, order = "r.source_parent = ? AND r.source_chunk %s ?", "r.source_chunk %s"
-		args = []any{r.Source.Parent, r.Source.Chunk}
-	case r.SessionID != "":
-		ev := r.EventTime().UnixNano()
-		where = "r.project = ? AND r.session_id = ? AND (r.event_at %[1]s ? OR (r.event_at = ? AND r.seq %[1]s (SELECT seq FROM records WHERE id = ?)))"
-		order, args = "r.event_at %[1]s, r.seq %[1]s", []any{r.Project, r.SessionID, ev, ev, r.ID}
-	default:
+	if (r.Source == nil || r.Source.Parent == "") && r.SessionID == "" {
 		return nil, nil, nil
 	}
 	side := func(cmp, dir string) ([]*mneme.Record, error) {
-		rows, err := s.db.QueryContext(ctx, "SELECT "+columns+" FROM records r WHERE "+fmt.Sprintf(where, cmp)+
-			" ORDER BY "+fmt.Sprintf(order, dir)+" LIMIT ?", append(args, n)...)
+		q, args := neighboursQuery(r, cmp, dir)
+		rows, err := s.db.QueryContext(ctx, q, append(args, n)...)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/mneme-ai/mneme"
 )
 
 // TestNeighbourTurnsSeek: the text of a turn's neighbours, read for every
@@ -92,5 +94,24 @@ func TestBySeqSeeks(t *testing.T) {
 	plan := queryPlan(t, s, bySeqQuery, "[1,2,3]")
 	if len(plan) == 0 || !strings.HasPrefix(plan[0], "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)") {
 		t.Fatalf("hydration does not seek by seq:\n%s", strings.Join(plan, "\n"))
+	}
+}
+
+// TestNeighboursSeek: a record's neighbours in its session (read for each
+// session a write embeds, and by recall's expansion) are found by seeking
+// in the session index, not by scanning the record's whole project.
+func TestNeighboursSeek(t *testing.T) {
+	s, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	r := &mneme.Record{Project: "p", SessionID: "s1", ID: "01a21e09-05ae-75e1-8bc5-c04d8803263f"}
+	for _, side := range [][2]string{{"<", "DESC"}, {">", "ASC"}} {
+		q, args := neighboursQuery(r, side[0], side[1])
+		plan := queryPlan(t, s, q, append(args, 1)...)
+		if !strings.HasPrefix(plan[0], "SEARCH r USING INDEX records_session (project=? AND session_id=?") {
+			t.Fatalf("neighbours %s do not seek in records_session:\n%s", side[0], strings.Join(plan, "\n"))
+		}
 	}
 }

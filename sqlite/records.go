@@ -116,7 +116,10 @@ const insertSQL = `INSERT INTO records (id, project, type, kind, title, text, ta
 	source_uri, source_line_start, source_line_end, source_parent, source_chunk,
 	occurred_at, created_at, updated_at, expires_at, key, status, provenance,
 	sensitivity, session_id, run_id, speaker, links, content_hash, meta, promotions, event_at)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	VALUES ` + insertRow
+
+// insertRow is one row of insertSQL's VALUES.
+const insertRow = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 const updateSQL = `UPDATE records SET project=?, type=?, kind=?, title=?, text=?, tags=?,
 	source_uri=?, source_line_start=?, source_line_end=?, source_parent=?, source_chunk=?,
@@ -149,17 +152,45 @@ type writer struct {
 	now      time.Time
 	stmts    map[string]*sql.Stmt
 	embedder *mneme.EmbedderInfo // the home's, read on first use
+	// deferred: the writer of a Store.write, which leaves work to the
+	// transaction's end (see batch.go); the fields below are that work.
+	deferred bool
+	pending  []*mneme.Record // records to insert, with their vectors
+	metaSeqs []int64         // inserted records whose meta rows are owed
+	fresh    map[[2]string]bool
+	err      error // a pending insert's failure: the transaction fails with it
+	// shared, when set, is the statement the store prepared once for
+	// every transaction (nil: prepare it in this one), as Store.write
+	// sets it: parsing a multi-row INSERT anew each time was a tenth of
+	// an ops batch.
+	shared func(query string) (*sql.Stmt, error)
 }
 
 func newWriter(ctx context.Context, tx *sql.Tx, now time.Time) *writer {
 	return &writer{ctx: ctx, tx: tx, now: now, stmts: map[string]*sql.Stmt{}}
 }
 
+// stmt is query prepared in the transaction, after the inserts pending
+// (every statement of the writer goes through it or conn, so each sees them).
 func (w *writer) stmt(query string) (*sql.Stmt, error) {
+	if err := w.flush(); err != nil {
+		return nil, err
+	}
 	if st, ok := w.stmts[query]; ok {
 		return st, nil
 	}
-	st, err := w.tx.PrepareContext(w.ctx, query)
+	var st *sql.Stmt
+	var err error
+	if w.shared != nil {
+		st, err = w.shared(query)
+	}
+	switch {
+	case err != nil:
+	case st != nil:
+		st = w.tx.StmtContext(w.ctx, st)
+	default:
+		st, err = w.tx.PrepareContext(w.ctx, query)
+	}
 	if err == nil {
 		w.stmts[query] = st
 	}
@@ -176,22 +207,23 @@ func (w *writer) exec(query string, args ...any) (sql.Result, error) {
 
 func (w *writer) queryRow(query string, args ...any) *sql.Row {
 	st, err := w.stmt(query)
-	if err != nil {
-		return w.tx.QueryRowContext(w.ctx, query, args...) // reports the same error on Scan
+	if err != nil { // reports the same error on Scan, or w.err's (which write returns first)
+		return w.tx.QueryRowContext(w.ctx, query, args...)
 	}
 	return st.QueryRowContext(w.ctx, args...)
 }
 
+// insert writes r and its vector: at once, or with the other inserts
+// pending in a Store.write (batch.go).
 func (w *writer) insert(r *mneme.Record) error {
-	res, err := w.exec(insertSQL, values(r)...)
-	if err != nil {
+	w.pending = append(w.pending, r)
+	if w.deferred {
+		return nil
+	}
+	if err := w.flush(); err != nil {
 		return err
 	}
-	seq, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	return w.writeTags(seq, r.Tags)
+	return w.finish()
 }
 
 // deleteSeq removes one record and its tags.
@@ -240,6 +272,9 @@ func (w *writer) one(query string, args ...any) (*mneme.Record, error) {
 // one of r's type (a promotion keeps a text as an event and as a fact: a
 // write of either finds its own), then one not superseded, then the newest.
 func (w *writer) byHash(r *mneme.Record) (*mneme.Record, error) {
+	if w.fresh[[2]string{r.Project, r.ContentHash}] {
+		return nil, nil
+	}
 	return w.one("r.project = ? AND r.content_hash = ?"+w.hidden()+" ORDER BY r.type = ? DESC, r.status = 'superseded', r.seq DESC LIMIT 1",
 		r.Project, r.ContentHash, r.Type)
 }
@@ -251,7 +286,7 @@ func (w *writer) apply(o mneme.Outcome, r *mneme.Record, res *mneme.WriteResult)
 	switch o {
 	case mneme.Insert:
 		res.Inserted++
-		err = w.insert(r)
+		return w.insert(r) // and its vector
 	case mneme.Update:
 		res.Updated++
 		err = w.update(r)
@@ -284,7 +319,11 @@ const supersedeQuery = "SELECT " + columns + " FROM records r WHERE r.project = 
 // supersede retires the other active records with r's key that the
 // caller may read.
 func (w *writer) supersede(r *mneme.Record) (int, error) {
-	rows, err := w.tx.QueryContext(w.ctx, supersedeQuery+w.hidden(), r.Project, r.Key, r.ID)
+	tx, err := w.conn()
+	if err != nil {
+		return 0, err
+	}
+	rows, err := tx.QueryContext(w.ctx, supersedeQuery+w.hidden(), r.Project, r.Key, r.ID)
 	if err != nil {
 		return 0, err
 	}
@@ -312,9 +351,13 @@ func (w *writer) supersede(r *mneme.Record) (int, error) {
 // Put writes recs in one transaction.
 func (s *Store) Put(ctx context.Context, recs []*mneme.Record, mode mneme.WriteMode, now time.Time) (mneme.WriteResult, error) {
 	var res mneme.WriteResult
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, now, func(w *writer) error {
 		res = mneme.WriteResult{Chunks: len(recs)}
-		w := newWriter(ctx, tx, now)
+		if len(recs) > 1 {
+			if err := w.prefetch(recs); err != nil {
+				return err
+			}
+		}
 		for _, r := range recs {
 			if err := w.put(r, mode, &res); err != nil {
 				return err
@@ -370,7 +413,11 @@ func (w *writer) raiseDerived(recs []*mneme.Record, mode mneme.WriteMode, res mn
 		var out []*mneme.Record
 		for len(ids) > 0 { // record_links (migrations/0010) names the records deriving from ids
 			n := min(len(ids), 500)
-			rows, err := w.tx.QueryContext(w.ctx, "SELECT "+columns+` FROM records r WHERE r.seq IN
+			tx, err := w.conn()
+			if err != nil {
+				return nil, err
+			}
+			rows, err := tx.QueryContext(w.ctx, "SELECT "+columns+` FROM records r WHERE r.seq IN
 				(SELECT source FROM record_links WHERE rel = 'derived_from' AND target IN (`+marks(n)+"))", anys(ids[:n])...)
 			if err != nil {
 				return nil, err

@@ -127,14 +127,21 @@ func readSnapshot(path string, want snapshotHeader) (payload []byte, gen int64, 
 // snapshotGen reads a snapshot's generation without checking it (-1 when
 // there is no readable header).
 func snapshotGen(path string) int64 {
+	gen, _ := snapshotHead(path)
+	return gen
+}
+
+// snapshotHead reads a snapshot's generation and embedder tag without
+// checking its payload (gen -1 when there is no readable header).
+func snapshotHead(path string) (gen int64, tag uint64) {
 	f, err := os.Open(path)
 	if err != nil {
-		return -1
+		return -1, 0
 	}
 	defer f.Close()
 	head := make([]byte, headerSize)
 	if _, err := io.ReadFull(f, head); err != nil {
-		return -1
+		return -1, 0
 	}
-	return int64(binary.LittleEndian.Uint64(head[genAt:]))
+	return int64(binary.LittleEndian.Uint64(head[genAt:])), binary.LittleEndian.Uint64(head[tagAt:])
 }

@@ -54,6 +54,8 @@ type Store struct {
 	vec   vectorLane
 	stmts stmts
 	wrote atomic.Bool // a write committed: Close may refresh the index snapshot
+	leave atomic.Bool // Close leaves the snapshots as they are (LeaveIndexes)
+	opts  Options
 	// readOnly: opened by OpenForReading on a full disk; nothing is
 	// written, not even an index snapshot.
 	readOnly bool
@@ -64,13 +66,36 @@ var _ mneme.Store = (*Store)(nil)
 // Open opens (creating if needed) the store in the data directory home and
 // brings its schema up to date.
 func Open(ctx context.Context, home string) (*Store, error) {
+	return OpenWith(ctx, home, Options{})
+}
+
+// Options change how OpenWith treats the home.
+type Options struct {
+	// DeferMigration leaves the schema of a home of more than
+	// deferAbove records as it is when it is behind: opening fails with
+	// ErrMigrationDeferred. For a process on a host's clock (a hook): a
+	// migration of a large home can take seconds.
+	DeferMigration bool
+}
+
+// deferAbove is the size of home whose migration DeferMigration defers
+// (a migration that rewrites an index over every record takes about
+// 0.2 s at this size).
+var deferAbove int64 = 20_000
+
+// ErrMigrationDeferred is why OpenWith with DeferMigration did not open a
+// home whose schema is behind.
+var ErrMigrationDeferred = &mneme.Error{Code: mneme.EUNAVAILABLE, Message: "the database schema is behind this mneme and this process does not migrate it: `mneme migrate` (or any other command) does"}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, home string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(home, dirMode); err != nil {
 		return nil, mneme.Invalid("cannot create the data directory %s: %v; choose another with --home or MNEME_HOME", home, errors.Unwrap(err))
 	}
 	if err := prepareFile(home); err != nil {
 		return nil, err
 	}
-	return open(ctx, home, false, false)
+	return open(ctx, home, false, false, opts)
 }
 
 // OpenForReading opens the store in home for a caller that only reads: a
@@ -81,11 +106,11 @@ func OpenForReading(ctx context.Context, home string) (*Store, error) {
 	if err := requireHome(home); err != nil {
 		return nil, err
 	}
-	s, err := open(ctx, home, true, false)
+	s, err := open(ctx, home, true, false, Options{})
 	if isFull(err) {
 		// The shared-memory index of the WAL cannot grow: read through a
 		// private one instead, writing nothing.
-		s, err = open(ctx, home, true, true)
+		s, err = open(ctx, home, true, true, Options{})
 	}
 	return s, err
 }
@@ -96,7 +121,7 @@ func OpenForReading(ctx context.Context, home string) (*Store, error) {
 // WAL's index in its own memory (no shared-memory file to grow). Each
 // connection caches 16 MiB of pages (SQLite's default is 2 MiB): a
 // session's timeline of 10,000 rows is read again from the OS otherwise.
-func open(ctx context.Context, home string, reading, full bool) (*Store, error) {
+func open(ctx context.Context, home string, reading, full bool, opts Options) (*Store, error) {
 	dsn := "file:" + filepath.Join(home, FileName) +
 		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate", busyTimeout.Milliseconds())
 	if full {
@@ -110,7 +135,7 @@ func open(ctx context.Context, home string, reading, full bool) (*Store, error) 
 	if err != nil {
 		return nil, mneme.InternalError(err, "open database")
 	}
-	s := &Store{db: db, home: home, readOnly: full}
+	s := &Store{db: db, home: home, readOnly: full, opts: opts}
 	if full {
 		db.SetMaxOpenConns(1)
 	}
@@ -145,9 +170,10 @@ func (s *Store) Describe() string { return "sqlite " + filepath.Join(s.home, Fil
 func (s *Store) now() time.Time { return time.Now().UTC() }
 
 // Close closes the database. A process that wrote many records leaves a
-// fresh index snapshot behind, so the next reader starts fast.
+// fresh index snapshot behind, so the next reader starts fast, unless it
+// was asked to leave them (LeaveIndexes).
 func (s *Store) Close() error {
-	if s.wrote.Load() && s.snapshotLag() >= saveEvery {
+	if s.wrote.Load() && !s.leave.Load() && s.snapshotLag() >= saveEvery {
 		if _, err := s.indexes(context.Background(), true); err != nil {
 			slog.Warn("refresh the indexes", "err", err)
 		}
@@ -180,6 +206,15 @@ func (s *Store) setup(ctx context.Context) error {
 	}
 	if current == len(names) {
 		return nil
+	}
+	if current > 0 && s.opts.DeferMigration {
+		var n int64
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM records").Scan(&n); err != nil {
+			return err
+		}
+		if n > deferAbove {
+			return ErrMigrationDeferred
+		}
 	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var version int
@@ -219,6 +254,26 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		}
 		s.wrote.Store(true)
 		return nil
+	})
+}
+
+// write runs fn with a writer in one transaction, and finishes what the
+// writer deferred before it commits.
+func (s *Store) write(ctx context.Context, now time.Time, fn func(*writer) error) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		w := newWriter(ctx, tx, now)
+		w.deferred = true
+		if !s.readOnly { // one connection: preparing on another would wait for this one
+			w.shared = func(query string) (*sql.Stmt, error) { return s.stmts.again(ctx, s.db, query) }
+		}
+		err := fn(w)
+		if w.err != nil { // the cause of what failed after it
+			return w.err
+		}
+		if err != nil {
+			return err
+		}
+		return w.finish()
 	})
 }
 

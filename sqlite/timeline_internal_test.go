@@ -2,6 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
@@ -120,4 +123,50 @@ func TestTimelineIndexBackfilled(t *testing.T) {
 	if want := throughList(t, eng, f); err != nil || len(got) != 3 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("timeline %+v (%v)\nthrough List %+v", got, err, want)
 	}
+}
+
+// TestDeferMigration: opened with DeferMigration, a home of more than
+// deferAbove records whose schema is behind is not migrated
+// (ErrMigrationDeferred, its version as it was); a smaller one is, and a
+// new home is created as usual.
+func TestDeferMigration(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	s, eng := timelineHome(t, dir) // 4 records
+	behind := func() {
+		if _, err := s.db.Exec(fmt.Sprintf("PRAGMA user_version = %d", len(names)-1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	version := func() (v int) {
+		if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	defer func(was int64) { deferAbove = was }(deferAbove)
+	deferAbove = 3
+	behind()
+	if _, err := OpenWith(ctx, dir, Options{DeferMigration: true}); !errors.Is(err, ErrMigrationDeferred) {
+		t.Fatalf("a behind schema of 4 records opened with DeferMigration (deferAbove 3): %v", err)
+	}
+	if v := version(); v != len(names)-1 {
+		t.Fatalf("schema version %d after a deferred open; want %d", v, len(names)-1)
+	}
+	deferAbove = 4
+	small, err := OpenWith(ctx, dir, Options{DeferMigration: true})
+	if err != nil {
+		t.Fatalf("a behind schema of 4 records (deferAbove 4): %v", err)
+	}
+	small.Close()
+	if v := version(); v != len(names) {
+		t.Fatalf("schema version %d after opening a small home; want %d", v, len(names))
+	}
+	eng.Close()
+	fresh, err := OpenWith(ctx, t.TempDir(), Options{DeferMigration: true})
+	if err != nil {
+		t.Fatalf("a new home with DeferMigration: %v", err)
+	}
+	fresh.Close()
 }

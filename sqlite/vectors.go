@@ -143,31 +143,47 @@ func (s *Store) PutVectors(ctx context.Context, recs []*mneme.Record) error {
 	return translate(err, "write vectors")
 }
 
+// vectorOf is r's vector encoded for the home's embedder, or nil when
+// there is none to store: no vector, a secret record, or a vector from
+// another embedder than the set written.
+func (w *writer) vectorOf(r *mneme.Record) ([]byte, error) {
+	if r.Vector == nil || r.Sensitivity == mneme.Secret {
+		return nil, nil
+	}
+	if w.embedder == nil {
+		tx, err := w.conn()
+		if err != nil {
+			return nil, err
+		}
+		info, ok, err := homeEmbedder(w.ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, mneme.Errorf(mneme.EINTERNAL, "a vector arrived before the home's embedder was set")
+		}
+		w.embedder = &info
+	}
+	info := w.embedder
+	if r.VectorOf != "" && r.VectorOf != mneme.SetKey(*info) {
+		return nil, nil // from another embedder than the set written (a switch raced the write): the record stays pending
+	}
+	if len(r.Vector) != info.Dim {
+		return nil, mneme.Invalid("vector of dimension %d for a home whose embedder %s has %d", len(r.Vector), info.ID(), info.Dim)
+	}
+	return encodeVector(r.Vector), nil
+}
+
 // putVector stores r.Vector (if any) for the record with r's id as coming
 // from the home's embedder, and caches it by text. The record must still
 // hold the text r has and not have turned secret: a job that read it
 // before an update would otherwise store the old text's vector.
 func (w *writer) putVector(r *mneme.Record) error {
-	if r.Vector == nil || r.Sensitivity == mneme.Secret {
-		return nil
+	blob, err := w.vectorOf(r)
+	if blob == nil {
+		return err
 	}
-	if w.embedder == nil {
-		info, ok, err := homeEmbedder(w.ctx, w.tx)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return mneme.Errorf(mneme.EINTERNAL, "a vector arrived before the home's embedder was set")
-		}
-		w.embedder = &info
-	}
-	info, blob := w.embedder, encodeVector(r.Vector)
-	if r.VectorOf != "" && r.VectorOf != mneme.SetKey(*info) {
-		return nil // from another embedder than the set written (a switch raced the write): the record stays pending
-	}
-	if len(r.Vector) != info.Dim {
-		return mneme.Invalid("vector of dimension %d for a home whose embedder %s has %d", len(r.Vector), info.ID(), info.Dim)
-	}
+	info := w.embedder
 	if _, err := w.exec(`INSERT INTO vectors (seq, embedder, version, dim, vec) SELECT seq, ?, ?, ?, ? FROM records
 		WHERE id = ? AND content_hash = ? AND sensitivity != 'secret'
 		ON CONFLICT (seq, embedder, version) DO UPDATE SET dim = excluded.dim, vec = excluded.vec`,
@@ -177,7 +193,7 @@ func (w *writer) putVector(r *mneme.Record) error {
 	if r.EmbedHash == "" {
 		return nil
 	}
-	_, err := w.exec(`INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES (?, ?, ?, ?)
+	_, err = w.exec(`INSERT INTO embedding_cache (embedder, version, text_hash, vec) VALUES (?, ?, ?, ?)
 		ON CONFLICT DO NOTHING`, info.ID(), info.Version, r.EmbedHash, blob)
 	return err
 }

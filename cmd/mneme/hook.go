@@ -12,6 +12,7 @@ import (
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/config"
 	"github.com/mneme-ai/mneme/hook"
+	"github.com/mneme-ai/mneme/sqlite"
 )
 
 func init() {
@@ -101,11 +102,16 @@ func (a *app) hook(pos []string, perr error) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(a.ctx, hookTimeout)
 	defer cancel()
 	eng, lexical, err := openForHook(ctx, c)
+	if errors.Is(err, sqlite.ErrMigrationDeferred) { // this event is lost; the next ones are not
+		startOnce(c.Home, "migrating", "schema migration", "migrate", "--home", c.Home)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer eng.Close()
-	core := hook.Core{Eng: eng, Home: c.Home, Budget: c.File.Hooks.Budget, Project: c.File.Hooks.Project, Lexical: lexical}
+	eng.LeaveIndexes() // a cold index is rebuilt by warmLater's process, never on the host's time
+	core := hook.Core{Eng: eng, Home: c.Home, Budget: c.File.Hooks.Budget, Project: c.File.Hooks.Project, Lexical: lexical,
+		Warm: warmLater(c.Home)}
 	if c.File.LLM.Provider != "" { // a language model writes the session's summary, off the host's path
 		core.Abstract = abstractLater(c.Home)
 	}
@@ -114,8 +120,10 @@ func (a *app) hook(pos []string, perr error) ([]byte, error) {
 
 // openForHook opens the home with the configured embedder when it is
 // cheap (hash, none); any other is deferred: captures wait pending, and
-// the session-start package is built from words.
+// the session-start package is built from words. A schema that is behind
+// is not migrated on the host's time.
 func openForHook(ctx context.Context, c *config.Config) (*mneme.Engine, bool, error) {
+	c.DeferMigration = true
 	switch c.File.Embedder.Provider {
 	case "hash", "none":
 		eng, err := c.Open(ctx, config.Writes)

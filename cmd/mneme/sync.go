@@ -13,41 +13,30 @@ import (
 
 func init() {
 	commands["sync"] = command{
-		usage:   "sync [--embedder NAME]",
+		usage:   "sync [--embedder NAME] [--indexes]",
 		summary: "embed the memories written while the embedder was down (pending embedding)",
 		run:     runSync,
 	}
 }
 
 func runSync(a *app, args []string) error {
-	return embedJob(a, args, func(eng *mneme.Engine, ctx context.Context) (mneme.SyncResult, error) {
-		return jobs.EmbedPending(ctx, eng)
-	},
-		func(res mneme.SyncResult) bool { return res.Embedded > 0 },
-		func(res mneme.SyncResult) string {
-			return fmt.Sprintf("embedded %s with %s; %s", mneme.Plural(res.Embedded, "pending memory", "pending memories"),
-				res.Embedder.ID(), mneme.Plural(res.Pending, "memory still waits", "memories still wait"))
-		})
-}
-
-// embedJob runs a command that embeds with the configured embedder (sync,
-// reindex): it runs job, ends the progress counter on a terminal when
-// counted says the job showed one (an interruption's message ends it
-// itself), and prints the result as JSON or as text's line.
-func embedJob[T any](a *app, args []string, job func(*mneme.Engine, context.Context) (T, error), counted func(T) bool, text func(T) string) error {
 	fs := a.flags()
 	a.embedderFlag(fs)
+	indexes := fs.Bool("indexes", false, "only bring the search indexes up to date and save them (embeds nothing): what a hook starts in the background when they are cold")
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *indexes {
+		return a.warmIndexes()
 	}
 	eng, err := a.open(config.Embedding)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	res, err := job(eng, a.ctx)
-	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil && counted(res) {
-		fmt.Fprintln(a.stderr)
+	res, err := jobs.EmbedPending(a.ctx, eng)
+	if !a.json && isTerminal(a.stderr) && a.ctx.Err() == nil && res.Embedded > 0 {
+		fmt.Fprintln(a.stderr) // ends the progress counter (an interruption's message ends it itself)
 	}
 	if err != nil {
 		return err
@@ -55,7 +44,26 @@ func embedJob[T any](a *app, args []string, job func(*mneme.Engine, context.Cont
 	if a.json {
 		return a.printJSON(res)
 	}
-	fmt.Fprintln(a.stdout, text(res))
+	fmt.Fprintf(a.stdout, "embedded %s with %s; %s\n", mneme.Plural(res.Embedded, "pending memory", "pending memories"),
+		res.Embedder.ID(), mneme.Plural(res.Pending, "memory still waits", "memories still wait"))
+	return nil
+}
+
+// warmIndexes is `sync --indexes`.
+func (a *app) warmIndexes() error {
+	eng, err := a.open(config.Records)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	n, err := eng.WarmIndexes(a.ctx)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(map[string]int64{"indexed": n})
+	}
+	fmt.Fprintf(a.stdout, "indexed %s; the search indexes are up to date and saved\n", mneme.Plural(int(n), "change", "changes"))
 	return nil
 }
 

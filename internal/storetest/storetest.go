@@ -32,6 +32,8 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"RoundTripAllFields":     testRoundTrip,
 		"DedupeByContent":        testDedupe,
 		"DedupeIsPerProject":     testDedupePerProject,
+		"DedupeInBatch":          testBatchDedupe,
+		"BatchInOrder":           testBatchInOrder,
 		"Supersession":           testSupersession,
 		"TTL":                    testTTL,
 		"SecretNeedsClearance":   testSecret,
