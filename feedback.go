@@ -22,7 +22,7 @@ func (e *Engine) feedback(ctx context.Context, q *Query, cq CandidateQuery, foun
 		return cands, nil, nil
 	}
 	cq.Terms = q.prof.FeedbackQuery(cq.Terms, extra) // the query's terms with their own frequencies
-	again, err := e.store.Candidates(ctx, cq)
+	again, err := e.search(ctx, q, cq)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -155,4 +155,6 @@ type Candidate struct {
 	// vector from the home's embedder (secret, or not embedded yet): its
 	// Similarity of 0 is then no measurement.
 	HasVector bool
+
+	window bool // found by the window search alone (Engine.search)
 }

@@ -51,7 +51,7 @@ func docs(found []Candidate) []rank.Found {
 		out[i] = rank.Found{Doc: rank.Doc{ID: r.ID, Title: r.Title, Text: r.Text, Speaker: r.Speaker, Session: r.SessionID,
 			Type: string(r.Type), Time: r.EventTime()},
 			LexicalRank: f.LexicalRank, BM25: f.BM25, Matched: f.MatchedTerms,
-			VectorRank: f.VectorRank, Similarity: f.Similarity, HasVector: f.HasVector}
+			VectorRank: f.VectorRank, Similarity: f.Similarity, HasVector: f.HasVector, Window: f.window}
 	}
 	return out
 }

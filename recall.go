@@ -105,7 +105,7 @@ func (h Hit) Expansion() (from, relation string) { return h.expandedFrom, h.rela
 // Explain says why a record was recalled. Scores are 0..1; a rank of 0
 // means the lane did not find the record.
 type Explain struct {
-	Retrieval    string   `json:"retrieval"` // bm25, vector, hybrid (both lanes), or expand
+	Retrieval    string   `json:"retrieval"` // bm25, vector, hybrid (both lanes), window (the search of the time the query names alone), or expand
 	Fusion       Fusion   `json:"fusion,omitempty"`
 	FusedScore   float64  `json:"fused_score"`
 	LexicalScore float64  `json:"lexical_score"`
@@ -280,9 +280,9 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	cq := CandidateQuery{Terms: textnorm.QueryTerms(q.Text), Filter: q.Filter, K: q.K,
 		Linked: q.Expand > 0 || !ScopeFrom(ctx).seesAll()} // expansion and hiding read link targets
 	few := q.K // fewer records than this under a filter are few (finalHits)
-	if q.Mode == Hybrid || q.Rerank || q.MMR > 0 || q.MinScore > 0 {
+	if q.pool() {
 		few = rank.UsualPool(q.K, MaxK)
-		cq.K = q.prof.Pool(q.Text, e.now(), q.K, MaxK) // fusion and reshaping choose among more than k
+		cq.K = few
 	}
 	if q.Mode == Vector {
 		cq.Terms = nil
@@ -299,7 +299,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		}
 		stage("embed")
 	}
-	found, err := e.store.Candidates(ctx, cq)
+	found, err := e.search(ctx, &q, cq)
 	if err != nil {
 		return nil, err
 	}
@@ -354,11 +354,11 @@ func recallReport(ctx context.Context, rep *quality.Report, q *Query, res *Resul
 	rep.QuerySHA256, rep.ScopeSHA256 = quality.Hash(q.Text), ScopeFrom(ctx).Hash()
 	rep.Candidates, rep.Hits = &quality.Lanes{}, &quality.Lanes{}
 	for _, f := range found.List {
-		rep.Candidates.Count(f.LexicalRank > 0, f.VectorRank > 0)
+		rep.Candidates.CountFound(f.LexicalRank > 0, f.VectorRank > 0, f.window)
 	}
 	var final, fused, lex, vec []float64
 	for _, c := range chosen {
-		rep.Hits.Count(c.LexRank > 0, c.VecRank > 0)
+		rep.Hits.CountFound(c.LexRank > 0, c.VecRank > 0, c.Window)
 		final, fused = append(final, round(c.Score)), append(fused, c.Fused)
 		if c.LexRank > 0 {
 			lex = append(lex, c.LexScore)

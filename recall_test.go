@@ -634,13 +634,14 @@ func TestRecallWeighsQueryFrequency(t *testing.T) {
 	}
 }
 
-// TestRecallTimePool: a question that names a time searches each lane
-// deeper (the profile's time_pool), so every record becomes a candidate,
-// the one of that time too, though it shares no word with the question
-// (the date boost then decides, see TestRecallDateMatch); another
-// question over the same records keeps the usual pool (max(4k, 50) per
-// lane).
-func TestRecallTimePool(t *testing.T) {
+// TestRecallWindow: a question that names a time adds the candidates of
+// that time (the window search) to each lane's usual pool (max(4k, 50)),
+// so the record of that time becomes a candidate though it shares no word
+// with the question (the date boost then decides, see
+// TestRecallDateMatch); another question over the same records, one that
+// asks when without naming a time, and a lexical recall of k hits (which
+// reads no pool) get no window search.
+func TestRecallWindow(t *testing.T) {
 	on := func(d int) *time.Time { t := time.Date(2023, 6, d, 15, 0, 0, 0, time.UTC); return &t }
 	var recs []mneme.Record
 	for i := range 130 {
@@ -650,26 +651,29 @@ func TestRecallTimePool(t *testing.T) {
 	eng := engine(t, recs...)
 	for _, tc := range []struct {
 		query    string
-		min, max int
+		mode     mneme.Mode
+		min, max int // candidates
+		window   int // of the window alone
 	}{
-		{"what happened to the invoice run on 1 June 2023?", 131, 131},
-		{"what happened to the invoice run in June 2023?", 131, 131},
-		{"what happened to the invoice run?", 50, 100},
-		{"when did the invoice run go through?", 50, 100}, // asks when, names no time
+		{"what happened to the invoice run on 1 June 2023?", mneme.Hybrid, 51, 101, 1},
+		{"what happened to the invoice run in June 2023?", mneme.Hybrid, 50, 100, 0}, // every record is of June: the window search finds what the first did
+		{"what happened to the invoice run?", mneme.Hybrid, 50, 100, 0},
+		{"when did the invoice run go through?", mneme.Hybrid, 50, 100, 0}, // asks when, names no time
+		{"what happened to the invoice run on 1 June 2023?", mneme.Lexical, 10, 10, 0},
 	} {
-		res := recall(t, eng, mneme.Query{Text: tc.query, Mode: mneme.Hybrid, Report: true})
+		res := recall(t, eng, mneme.Query{Text: tc.query, Mode: tc.mode, Report: true})
 		c := res.Report.Candidates
-		if n := c.Lexical + c.Vector + c.Both; n < tc.min || n > tc.max {
-			t.Errorf("%q: %d candidates, want %d to %d", tc.query, n, tc.min, tc.max)
+		if n := c.Total; n < tc.min || n > tc.max || c.Window != tc.window {
+			t.Errorf("%q (%s): %d candidates, %d of the window alone; want %d to %d, %d", tc.query, tc.mode, n, c.Window, tc.min, tc.max, tc.window)
 		}
 	}
 }
 
-// TestRecallTimePoolNotFew: whether a filter left few records (so that the
+// TestRecallWindowNotFew: whether a filter left few records (so that the
 // best of them are hits, marked weak, when none has evidence) does not
-// depend on the deeper pool of a question that names a time: 60 records
+// depend on the window search of a question that names a time: 60 records
 // under the filter are not few for a question of 10 hits either way.
-func TestRecallTimePoolNotFew(t *testing.T) {
+func TestRecallWindowNotFew(t *testing.T) {
 	var recs []mneme.Record
 	for i := range 60 {
 		recs = append(recs, mneme.Record{Type: mneme.Episodic, Text: fmt.Sprintf("zebra quartz lantern %d", 100+i)})

@@ -52,24 +52,43 @@ func BenchmarkHybridRecall(b *testing.B) {
 				break
 			}
 			b.Run(fmt.Sprintf("n=%d/mode=%s/filter=%s", n, mode, fl.name), func(b *testing.B) {
-				q := benchdata.New(2, 30_000)
-				var lat []time.Duration
-				c0, s0 := eval.CPUTime(), serverCPU(b, eng)
-				for b.Loop() {
-					t := time.Now()
-					res, err := eng.Recall(ctx, mneme.Query{Text: q.Query(), K: 10, Filter: fl.f, Mode: mode})
-					lat = append(lat, time.Since(t))
-					if err != nil || res.Degraded {
-						b.Fatal(err, res.DegradedReason)
-					}
-				}
-				benchdata.ReportPercentiles(b, lat)
-				b.ReportMetric(float64((eval.CPUTime()-c0).Microseconds())/1000/float64(b.N), "client-cpu-ms/op")
-				if s1 := serverCPU(b, eng); s0 > 0 && s1 > 0 {
-					b.ReportMetric(float64((s1-s0).Microseconds())/1000/float64(b.N), "server-cpu-ms/op")
-				}
+				timeRecalls(b, eng, mneme.Query{K: 10, Filter: fl.f, Mode: mode}, (*benchdata.Corpus).Query)
 			})
 		}
+	}
+	// A question that names a time adds a search of that time (rank.Window):
+	// a day of the corpus's year holds about 270 records, a month 8,300.
+	// Each question names another day (month) of 2025.
+	for _, named := range []struct{ name, format string }{{"day", " on %[1]d November 2025"}, {"month", " in %[2]s 2025"}} {
+		b.Run(fmt.Sprintf("n=%d/mode=hybrid/filter=none/query=names-a-%s", n, named.name), func(b *testing.B) {
+			i := 0
+			timeRecalls(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, func(c *benchdata.Corpus) string {
+				i++
+				return c.Text(8) + fmt.Sprintf(named.format, 1+i%28, time.Month(1+i%12))
+			})
+		})
+	}
+}
+
+// timeRecalls times recalls of q, each with its text from next, and
+// reports their percentiles and the CPU time of client and server.
+func timeRecalls(b *testing.B, eng *mneme.Engine, q mneme.Query, next func(*benchdata.Corpus) string) {
+	c := benchdata.New(2, 30_000)
+	var lat []time.Duration
+	c0, s0 := eval.CPUTime(), serverCPU(b, eng)
+	for b.Loop() {
+		q.Text = next(c)
+		t := time.Now()
+		res, err := eng.Recall(context.Background(), q)
+		lat = append(lat, time.Since(t))
+		if err != nil || res.Degraded {
+			b.Fatal(err, res.DegradedReason)
+		}
+	}
+	benchdata.ReportPercentiles(b, lat)
+	b.ReportMetric(float64((eval.CPUTime()-c0).Microseconds())/1000/float64(b.N), "client-cpu-ms/op")
+	if s1 := serverCPU(b, eng); s0 > 0 && s1 > 0 {
+		b.ReportMetric(float64((s1-s0).Microseconds())/1000/float64(b.N), "server-cpu-ms/op")
 	}
 }
 

@@ -90,6 +90,9 @@ type Lanes struct {
 	Vector   int `json:"vector"`
 	Both     int `json:"both"`
 	Expanded int `json:"expanded,omitempty"`
+	// Window: found by the search restricted to the time the query names
+	// alone (neither lane's pool over the home held it).
+	Window int `json:"window,omitempty"`
 }
 
 // Scores summarises the scores of the hits (of a recall or a package's
@@ -167,10 +170,16 @@ func Summarize(xs []float64) *Summary {
 	return &Summary{N: len(s), Min: Round(s[0]), Median: Round(med), Max: Round(s[len(s)-1])}
 }
 
-// Count adds a record found by the lanes given.
-func (l *Lanes) Count(lexical, vector bool) {
+// Count adds a record found by the lanes given (neither: an expansion).
+func (l *Lanes) Count(lexical, vector bool) { l.CountFound(lexical, vector, false) }
+
+// CountFound adds a record found by the lanes given, or by the window
+// search alone (window, and neither lane).
+func (l *Lanes) CountFound(lexical, vector, window bool) {
 	l.Total++
 	switch {
+	case window && !lexical && !vector:
+		l.Window++
 	case lexical && vector:
 		l.Both++
 	case lexical:

@@ -135,8 +135,7 @@ func (p *Profile) DateMatch(query string, now time.Time, cands []*Candidate) {
 	if !ok {
 		return
 	}
-	wide := Span{span.From.Add(-time.Duration(p.DateBeforeHours * float64(time.Hour))),
-		span.To.Add(time.Duration(p.DateAfterDays * 24 * float64(time.Hour)))}
+	wide := p.widen(span)
 	for _, c := range cands {
 		if wide.Contains(c.Doc.Time) || p.mentions(c, span) {
 			c.Date = p.DateBoost

@@ -30,6 +30,9 @@ type Found struct {
 	VectorRank  int     // 1-based rank among the nearest K; 0: not in it
 	Similarity  float64 // cosine similarity with the query vector
 	HasVector   bool    // false: the vector lane ran but cannot see it
+	// Window: found by the search restricted to the time the query names
+	// alone (see Profile.Window), so neither rank says where it stands.
+	Window bool
 }
 
 // Candidate is a record found by one lane or both, with what each lane and
@@ -42,6 +45,7 @@ type Candidate struct {
 	LexScore         float64  // 0..1
 	VecScore         float64  // cosine similarity (under weighted fusion, estimated when NoVector)
 	NoVector         bool     // the vector lane ran but cannot see the record
+	Window           bool     // found by the window search alone (Found.Window)
 	Matched          []string // query terms
 	Feedback         []string // words added by feedback
 	Fused            float64  // after fusion
@@ -69,13 +73,16 @@ func (p *Profile) Evidence(c *Candidate) bool {
 	return c.BM25 > 0 || len(c.Matched) > 0 || c.Speaker > 0 || c.Date > 0 || (!c.NoVector && c.VecScore >= p.MatchFloor)
 }
 
-// Retrieval names the lanes that found c: hybrid (both), vector or bm25.
+// Retrieval names the lanes that found c: hybrid (both), vector or bm25;
+// window when only the search restricted to the time the query names did.
 func (c *Candidate) Retrieval() string {
 	switch {
 	case c.LexRank > 0 && c.VecRank > 0:
 		return "hybrid"
 	case c.VecRank > 0:
 		return "vector"
+	case c.LexRank == 0 && c.Window:
+		return "window"
 	}
 	return "bm25"
 }

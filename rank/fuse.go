@@ -35,7 +35,7 @@ func (p *Profile) Fuse(found []Found, method Fusion, alpha float64, lexical, vec
 	for i := range found {
 		f := &found[i]
 		c := &Candidate{Doc: &f.Doc, Index: i, LexRank: f.LexicalRank, VecRank: vecRanks[i], BM25: f.BM25,
-			Matched: f.Matched, VecScore: f.Similarity, NoVector: vector && !f.HasVector}
+			Matched: f.Matched, VecScore: f.Similarity, NoVector: vector && !f.HasVector, Window: f.Window}
 		if top > 0 {
 			c.LexScore = f.BM25 / top
 		}

@@ -63,8 +63,8 @@ type Profile struct {
 	SeveralSessionBoost float64 `json:"several_session_boost"`
 	// DateBoost is added to a record whose event time falls in the time
 	// the query names (0.25): such a question is answered by what happened
-	// then, and its other words say little. 0.2 until the deeper pool of
-	// TimePool; with it, LoCoMo dev 0.2, 0.25, 0.3 give R@10 0.813, 0.815,
+	// then, and its other words say little. 0.2 until the deeper search
+	// for a time named (now WindowPool's); with it, LoCoMo dev 0.2, 0.25, 0.3 give R@10 0.813, 0.815,
 	// 0.814; leaving one conversation out, every fold chooses 0.25 (one
 	// ties it with 0.3), and no conversation is lower than with 0.2.
 	DateBoost float64 `json:"date_boost"`
@@ -75,14 +75,22 @@ type Profile struct {
 	// and 4 0.888 and 0.908; the day named with mentions 0.888, 0.910).
 	DateBeforeHours float64 `json:"date_before_hours"`
 	DateAfterDays   float64 `json:"date_after_days"`
-	// TimePool is how many candidates each lane returns, at least, for a
-	// question that names a time (300; see Pool): the records of that time
-	// gain DateBoost wherever the lanes rank them. LoCoMo dev, each lane's
-	// first 100 against 150, 200, 250 and 300: R@10 0.808, 0.811, 0.813,
-	// 0.813, 0.813 (temporal 0.901 → 0.916, open-domain 0.507 → 0.518);
-	// leaving one conversation out, every fold chooses 250 or 300 (equal),
-	// and no conversation is lower.
-	TimePool int `json:"time_pool"`
+	// WindowPool is how many candidates each lane returns in a second
+	// search, restricted to the time a question names (see Window), whose
+	// candidates join the pool before fusion: the turn that answers "what
+	// did Nate do on 25 May, 2022?" ranks far down both lanes over a whole
+	// home, but near the top among that day's records. 0: no such search.
+	// 50: LoCoMo dev R@10 0.8135, 0.8148, 0.8148, 0.8148, 0.8148 for 10,
+	// 25, 50, 100, 200, the last four what each lane's first 300 over the
+	// whole conversation gave for such questions (the time_pool of stop 34,
+	// which it replaces), on every conversation alike; 50 leaves room for
+	// a busier day than LoCoMo's (a session of 20–30 turns).
+	WindowPool int `json:"window_pool"`
+	// WindowAfterDays extends the window search this many days past the
+	// time named, where turns tell of it after the fact ("yesterday",
+	// "last week"; DateMentions raises them): 0. LoCoMo dev gives 0.8148
+	// for 0, 1, 3, 7 and 14 days, 0.8144 for 31.
+	WindowAfterDays float64 `json:"window_after_days"`
 	// WhenBoost is added, for a question that asks when, to a record whose
 	// text tells a time ("yesterday", "last May"): 0.1, chosen leaving one
 	// LoCoMo dev conversation out at a time (0.12 best on four of five
@@ -142,7 +150,7 @@ type Profile struct {
 func Default() Profile {
 	return Profile{
 		Fusion: Weighted, Alpha: 0.35, RRFK: 60, MatchFloor: 0.2,
-		SpeakerBoost: 0.1, SessionBoost: 0.3, SeveralSessionBoost: 0.1, DateBoost: 0.25, DateMentions: true, TimePool: 300, WhenBoost: 0.1, RecentBoost: 0.1,
+		SpeakerBoost: 0.1, SessionBoost: 0.3, SeveralSessionBoost: 0.1, DateBoost: 0.25, DateMentions: true, WindowPool: 50, WhenBoost: 0.1, RecentBoost: 0.1,
 		PreferBoost: 0.1, UpdateBoost: 0.1, UpdateOverlap: 0.3,
 		ShortTurnPenalty: 0.04, FullTurnWords: 80,
 		RerankPhrase: 0.15, RerankCoverage: 0.2, RerankRecency: 0.05, RerankType: 0.1,
@@ -159,6 +167,11 @@ func (p *Profile) UnmarshalJSON(b []byte) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&v); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if r := retiredField(strings.Trim(name, `"`)); r != nil {
+				return fmt.Errorf("ranking profile: %w", r)
+			}
+		}
 		return fmt.Errorf("ranking profile: %w (fields: %s)", err, strings.Join(Fields(), ", "))
 	}
 	if err := Profile(v).Check(); err != nil {
@@ -180,7 +193,7 @@ func (p Profile) Check() error {
 		switch f.Kind() {
 		case reflect.Float64:
 			x, hi := f.Float(), 1.0
-			if strings.HasPrefix(name, "date_") && name != "date_boost" {
+			if strings.HasSuffix(name, "_hours") || strings.HasSuffix(name, "_days") {
 				hi = 3660 // hours or days: a decade of days at most
 			}
 			if math.IsNaN(x) || x < 0 || x > hi {
@@ -239,7 +252,25 @@ func (p *Profile) Set(name, value string) error {
 		}
 		return p.Check()
 	}
+	if err := retiredField(name); err != nil {
+		return err
+	}
 	return fmt.Errorf("%q is no ranking profile field: use one of %s", name, strings.Join(Fields(), ", "))
+}
+
+// retired names the fields a profile no longer has, and what took their
+// place.
+var retired = map[string]string{
+	"time_pool": "the search restricted to the time a question names (window_pool) took its place",
+}
+
+// retiredField is the error for a field that was retired, saying what
+// took its place; nil for any other name.
+func retiredField(name string) error {
+	if why, ok := retired[name]; ok {
+		return fmt.Errorf("%s is retired: %s; remove it from the profile", name, why)
+	}
+	return nil
 }
 
 // String is p as JSON, for reports.

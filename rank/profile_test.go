@@ -23,6 +23,9 @@ func TestProfileJSON(t *testing.T) {
 		{in: `{"alpha": 1.5}`, err: "alpha 1.5 is out of range"},
 		{in: `{"fusion": "max"}`, err: `fusion "max" is not one of weighted, rrf`},
 		{in: `{"feedback_words": -1}`, err: "feedback_words -1 is out of range"},
+		{in: `{"window_pool": 25, "window_after_days": 14}`, want: func(p *Profile) { p.WindowPool, p.WindowAfterDays = 25, 14 }},
+		{in: `{"window_after_days": 4000}`, err: "window_after_days 4000 is out of range: use 0 to 3660"},
+		{in: `{"time_pool": 300}`, err: "time_pool is retired: the search restricted to the time a question names (window_pool) took its place"},
 	} {
 		var got Profile
 		err := json.Unmarshal([]byte(tc.in), &got)
@@ -70,6 +73,7 @@ func TestProfileSet(t *testing.T) {
 		{"alpha", "x", "takes a number"},
 		{"feedback_hits", "1.5", "takes a whole number"},
 		{"alpha", "2", "out of range"},
+		{"time_pool", "300", "time_pool is retired"},
 	} {
 		q := Default()
 		if err := q.Set(tc.name, tc.value); err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -35,15 +35,18 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 		}
 		return c
 	}
-	if len(q.Terms) > 0 {
-		for i, h := range d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: filter}) {
+	var allowed *bm25.KeySet
+	if vectors {
+		allowed = d.lex.Select(filter)
+	}
+	if len(q.Terms) > 0 { // a narrow filter's few records (allowed) are scored one by one
+		for i, h := range d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: filter, Within: allowed}) {
 			c := get(h.Key)
 			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.Score, h.Matched
 		}
 	}
-	var allowed *bm25.KeySet
 	if vectors {
-		if allowed = d.lex.Select(filter); allowed.Len() > 0 {
+		if allowed.Len() > 0 {
 			for i, h := range d.vec.Search(q.Vector, q.K, allowed.Has) {
 				c := get(h.Key)
 				c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true

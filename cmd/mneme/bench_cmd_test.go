@@ -66,6 +66,7 @@ func TestBenchCommand(t *testing.T) {
 	for _, bad := range []struct{ args, want string }{
 		{"--sweep=speaker=0.1", "is no ranking profile field: use one of alpha"},
 		{"--sweep=alpha=2", "alpha 2 is out of range"},
+		{"--sweep=time_pool=300", "time_pool is retired: the search restricted to the time a question names (window_pool) took its place"},
 		{"--profile=docs", "is no ranking profile of config.json"},
 	} {
 		if r := mneme(t, t.TempDir(), "", "bench", "locomo", locomo, "--modes", "lexical", bad.args, "--json"); r.code != 2 || !strings.Contains(r.stderr, bad.want) {

@@ -72,8 +72,12 @@ type Index struct {
 	strs     interner
 	live     int
 	totalLen float64
-	gen      uint64                    // bumped by every write: a selection is of one generation
-	selected atomic.Pointer[selection] // the last Select, which a recall's second search asks again
+	gen      uint64 // bumped by every write: a selection is of one generation
+	// selected are the last two Selects, which a recall's second search,
+	// the next recall, or a recall's search of a time asks again.
+	selected [2]atomic.Pointer[selection]
+	byEvent  atomic.Pointer[[]uint32] // the documents by event time, once a Select asked for a span (events.go)
+	evMu     sync.Mutex               // builds byEvent
 }
 
 type plist struct {
@@ -110,6 +114,7 @@ func (ix *Index) Put(d Doc) {
 	ix.remove(d.Key)
 	n := uint32(len(ix.keys))
 	ix.appendDoc(d.Key, length, ix.attrsOf(d.Attrs))
+	ix.addEvent(n)
 	if ix.byKey != nil {
 		ix.byKey[d.Key] = n
 	}
@@ -246,6 +251,7 @@ func (ix *Index) docTags(n uint32) []uint32 {
 // compact drops dead documents from the postings and renumbers the rest.
 func (ix *Index) compact() {
 	keys, lens, alive, docs, tags, metas := ix.keys, ix.lens, ix.alive, ix.attrs, ix.tags, ix.metas
+	ix.byEvent.Store(nil) // renumbered: built again when asked
 	ix.keys, ix.lens, ix.alive = nil, nil, nil
 	ix.attrs, ix.tags, ix.metas = seg[attrs]{}, seg[uint32]{}, seg[uint32]{}
 	ix.byKey = make(map[int64]uint32, ix.live)
@@ -290,7 +296,16 @@ type Query struct {
 	Terms  []string
 	K      int
 	Filter Filter
+	// Within, when given, is Select's answer to Filter: if it holds at
+	// most WithinMax documents, they are scored one by one instead of by
+	// walking the posting lists (a recall's search of the day a question
+	// names reads ~270 documents of 100,000). The result is the same.
+	Within *KeySet
 }
+
+// WithinMax bounds the documents a search scores one by one (Query.Within):
+// each term costs a binary search per document in a long list.
+const WithinMax = 2000
 
 // accumulators are reused between searches: one float per document.
 var accPool = sync.Pool{New: func() any { return &accumulator{} }}
@@ -303,6 +318,9 @@ type accumulator struct {
 // Search returns the top K documents passing the filter, best first (ties:
 // newer key first).
 func (ix *Index) Search(q Query) []Hit {
+	if q.Within != nil && q.Within.Len() <= WithinMax {
+		return ix.searchWithin(q)
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	match, ok := ix.compile(q.Filter)
@@ -341,6 +359,61 @@ func (ix *Index) Search(q Query) []Hit {
 		out[i], docs[i] = Hit{Key: s.key, Score: float64(s.score)}, s.doc
 	}
 	ix.setMatched(q.Terms, terms, out, docs)
+	return out
+}
+
+// searchWithin is Search over the documents of q.Within, scored one by one
+// in the order and the precision addAll scores them (so the scores and the
+// order are Search's), the filter checked again (a write may have come
+// between Select and now).
+func (ix *Index) searchWithin(q Query) []Hit {
+	ix.ensureKeyMap()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	match, ok := ix.compile(q.Filter)
+	if !ok || ix.live == 0 || q.K <= 0 {
+		return nil
+	}
+	var docs []uint32
+	for _, key := range q.Within.Keys() {
+		if d, ok := ix.lookup(key); ok && match(d) {
+			docs = append(docs, d)
+		}
+	}
+	slices.Sort(docs)
+	want := make(map[uint32]int, len(docs))
+	for i, d := range docs {
+		want[d] = i
+	}
+	score := make([]float32, len(docs))
+	avg := float32(ix.totalLen / float64(ix.live))
+	terms := ix.queryTerms(q.Terms)
+	for _, t := range terms {
+		w := t.count * t.idf
+		ix.eachWanted(t.p, docs, want, func(j int, d uint32, i int) {
+			tf := t.p.tfs[j]
+			score[i] += w * tf * (k1 + 1) / (tf + k1*(1-b+b*ix.lens[d]/avg))
+		})
+	}
+	h := &hitHeap{}
+	for i, d := range docs {
+		hit := scored{doc: d, key: ix.keys[d], score: score[i]}
+		switch {
+		case hit.score == 0: // no query term
+		case h.Len() < q.K:
+			heap.Push(h, hit)
+		case hit.better((*h)[0]):
+			(*h)[0] = hit
+			heap.Fix(h, 0)
+		}
+	}
+	out := make([]Hit, h.Len())
+	hitDocs := make([]uint32, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		s := heap.Pop(h).(scored)
+		out[i], hitDocs[i] = Hit{Key: s.key, Score: float64(s.score)}, s.doc
+	}
+	ix.setMatched(q.Terms, terms, out, hitDocs)
 	return out
 }
 

@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 )
@@ -144,6 +145,18 @@ func (s *KeySet) Has(key int64) bool {
 // Len returns the number of keys in the set.
 func (s *KeySet) Len() int { return s.n }
 
+// Keys returns the keys in the set, ascending.
+func (s *KeySet) Keys() []int64 {
+	out := make([]int64, 0, s.n)
+	for i, w := range s.bits {
+		for w != 0 {
+			out = append(out, int64(i)<<6|int64(bits.TrailingZeros64(w)))
+			w &= w - 1
+		}
+	}
+	return out
+}
+
 // clone copies f's lists, so a caller changing its own cannot change a
 // kept copy.
 func (f Filter) clone() Filter {
@@ -179,26 +192,38 @@ func (s *selection) answers(f Filter, gen uint64) bool {
 
 // Select returns the keys of the live documents passing f, so another index
 // over the same keys (the vector index) can filter exactly as this one does.
-// The set is shared: a caller must not change it. Asked the same filter
-// again with no write between (a recall's second search, the next recall),
-// even at a later time as long as no document has expired meanwhile, it
-// answers without reading every document again.
+// The set is shared: a caller must not change it. Asked one of the last two
+// filters again with no write between (a recall's second search, the next
+// recall, beside a search of the time a question names), even at a later
+// time as long as no document has expired meanwhile, it answers without
+// reading every document again.
 func (ix *Index) Select(f Filter) *KeySet {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if last := ix.selected.Load(); last.answers(f, ix.gen) {
-		return last.set
+	for i := range ix.selected {
+		if last := ix.selected[i].Load(); last.answers(f, ix.gen) {
+			return last.set
+		}
 	}
 	sel := &selection{f: f.clone(), gen: ix.gen, from: math.MinInt64, to: math.MaxInt64, set: &KeySet{}}
-	defer ix.selected.Store(sel)
+	defer func() { ix.selected[1].Store(ix.selected[0].Swap(sel)) }()
 	match, ok := ix.compile(f)
 	if !ok {
 		return sel.set
 	}
 	s := sel.set
-	for n, alive := range ix.alive {
+	span, bounded := ix.spanDocs(f)
+	count := len(ix.alive)
+	if bounded {
+		count = len(span)
+	}
+	for i := range count {
+		n := i
+		if bounded {
+			n = int(span[i])
+		}
 		key := ix.keys[n]
-		if !alive || key < 0 {
+		if !ix.alive[n] || key < 0 {
 			continue
 		}
 		switch e := ix.attrs.at(n).expires; {

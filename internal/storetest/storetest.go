@@ -72,6 +72,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"UnembeddedCount": testUnembeddedCount,
 		"MetaFilters":     testMetaFilters,
 		"MetaTopK":        testMetaTopK,
+		"WindowSearch":    testWindowSearch,
 	},
 	Documents: {
 		"Documents":      testDocuments,
