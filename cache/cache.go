@@ -3,7 +3,7 @@
 // kept in the store (mneme.CacheStore) so every process shares them.
 //
 // A key is the sha256 of the canonical JSON of the kind, the payload
-// schema, the whole normalised request, the caller's scope and the write
+// schema, the binary's build, the whole normalised request, the caller's scope and the write
 // generation of the projects the request reads: a write to a project, by
 // any process, raises its generation in the write's transaction, so no
 // stale entry is ever read again; and two callers with different scopes
@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,26 @@ import (
 // SchemaVersion is the layout of keys and payloads: raising it turns every
 // older entry into a miss.
 const SchemaVersion = 1
+
+// build identifies the running binary's code: its module version, VCS
+// revision and whether its tree was modified. An entry another build kept
+// is a miss: ranking and packaging change between builds while requests
+// and ranking profiles stay the same.
+var build = buildID()
+
+func buildID() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	id := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			id += " " + s.Value
+		}
+	}
+	return id
+}
 
 // keepWait bounds a cache write: a result is never held up behind another
 // process's long write for the sake of caching it.
@@ -85,6 +106,7 @@ func For(s mneme.Store, p Policy, now func() time.Time) *Cache {
 type keyParts struct {
 	Kind       string `json:"kind"`
 	Schema     int    `json:"schema"`
+	Build      string `json:"build"`
 	Project    string `json:"project"` // "" every project
 	Generation int64  `json:"generation"`
 	Scope      string `json:"scope"` // mneme.Scope.Hash: projects, write, clearance
@@ -100,7 +122,7 @@ func (c *Cache) Key(ctx context.Context, kind, project string, req any) (string,
 			return "", err
 		}
 	}
-	b, err := Canonical(keyParts{Kind: kind, Schema: SchemaVersion, Project: project, Generation: gen,
+	b, err := Canonical(keyParts{Kind: kind, Schema: SchemaVersion, Build: build, Project: project, Generation: gen,
 		Scope: mneme.ScopeFrom(ctx).Hash(), Request: req})
 	if err != nil {
 		return "", err
