@@ -352,13 +352,18 @@ func (ix *Index) Search(q Query) []Hit {
 		acc.score[d] = 0
 	}
 	acc.touched = acc.touched[:0]
+	return ix.hits(h, q.Terms, terms)
+}
+
+// hits empties h into hits, best first, with the query words each matched.
+func (ix *Index) hits(h *hitHeap, words []string, terms []queryTerm) []Hit {
 	out := make([]Hit, h.Len())
 	docs := make([]uint32, h.Len())
 	for i := len(out) - 1; i >= 0; i-- {
 		s := heap.Pop(h).(scored)
 		out[i], docs[i] = Hit{Key: s.key, Score: float64(s.score)}, s.doc
 	}
-	ix.setMatched(q.Terms, terms, out, docs)
+	ix.setMatched(words, terms, out, docs)
 	return out
 }
 
@@ -407,14 +412,7 @@ func (ix *Index) searchWithin(q Query) []Hit {
 			heap.Fix(h, 0)
 		}
 	}
-	out := make([]Hit, h.Len())
-	hitDocs := make([]uint32, h.Len())
-	for i := len(out) - 1; i >= 0; i-- {
-		s := heap.Pop(h).(scored)
-		out[i], hitDocs[i] = Hit{Key: s.key, Score: float64(s.score)}, s.doc
-	}
-	ix.setMatched(q.Terms, terms, out, hitDocs)
-	return out
+	return ix.hits(h, q.Terms, terms)
 }
 
 // addAll adds every posting of t. Every term's whole list is read: for a
