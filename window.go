@@ -18,27 +18,43 @@ func (q *Query) pool() bool { return q.Mode == Hybrid || q.Rerank || q.MMR > 0 |
 // and little meaning with it: both lanes rank it far down over a whole
 // home, but near the top among that day's records. The stores filter by
 // time before they rank (the path of recall's since and until), so the
-// second search costs what a recall under a narrow filter does.
+// second search costs what a recall under a narrow filter does, and it
+// runs beside the first (a store answers concurrent searches).
 func (e *Engine) search(ctx context.Context, q *Query, cq CandidateQuery) (Candidates, error) {
+	wq, ok := e.windowQuery(q, cq)
+	if !ok {
+		return e.store.Candidates(ctx, cq)
+	}
+	var more Candidates
+	var merr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		more, merr = e.store.Candidates(ctx, wq)
+	}()
 	found, err := e.store.Candidates(ctx, cq)
-	if err != nil {
-		return found, err
+	<-done
+	if err == nil {
+		err = merr
 	}
-	w, ok := q.prof.Window(q.Text, e.now())
-	if !ok || !q.pool() {
-		return found, nil
-	}
-	wq := cq
-	wq.K = q.prof.WindowPool
-	if wq.Filter, ok = within(cq.Filter, w); !ok {
-		return found, nil
-	}
-	more, err := e.store.Candidates(ctx, wq)
 	if err != nil {
 		return found, err
 	}
 	joinWindow(&found, more)
 	return found, nil
+}
+
+// windowQuery is cq restricted to the time q names, if it names one and
+// fusion chooses among more than k.
+func (e *Engine) windowQuery(q *Query, cq CandidateQuery) (CandidateQuery, bool) {
+	w, ok := q.prof.Window(q.Text, e.now())
+	if !ok || !q.pool() {
+		return cq, false
+	}
+	wq := cq
+	wq.K = q.prof.WindowPool
+	wq.Filter, ok = within(cq.Filter, w)
+	return wq, ok
 }
 
 // within is f narrowed to the span w (f's bounds are inclusive, w's end
