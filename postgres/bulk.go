@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -192,8 +191,7 @@ func (s *Store) buildVectorIndex(ctx context.Context) error {
 				return err
 			}
 		}
-		_, err := tx.Exec(ctx, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw (vec vector_cosine_ops)",
-			pgx.Identifier{sp.name + "_hnsw"}.Sanitize(), sp.table))
+		_, err := tx.Exec(ctx, sp.hnswIndexSQL())
 		return err
 	})
 	return s.translate(err, "build the vector index")

@@ -60,3 +60,7 @@ func SetAsideHook(fn func()) func() {
 	asideHook = fn
 	return func() { asideHook = old }
 }
+
+// WalkOrder is the distance the vector lane orders the table aliased v
+// by, from the query vector param, for tests.
+func WalkOrder(info mneme.EmbedderInfo, param string) string { return spaceOf(info).walkOrder(param) }

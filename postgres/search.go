@@ -209,9 +209,10 @@ func (w *search) vectorLane(on querier) ([]vecHit, error) {
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
 	if !w.exact {
-		// ORDER BY the distance alone, so that the index can serve it.
-		hits, err := w.nearest(on, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY v.vec <=> $1 LIMIT %d",
-			w.sp.table, cond, k), a)
+		// ORDER BY the index's distance alone, so that it can serve it;
+		// the hits are scored in full precision.
+		hits, err := w.nearest(on, fmt.Sprintf("SELECT v.rid, 1 - (v.vec <=> $1) FROM %s v JOIN records r ON r.rid = v.rid WHERE %s ORDER BY %s LIMIT %d",
+			w.sp.table, cond, w.sp.walkOrder("$1"), k), a)
 		if err != nil || len(hits) == k {
 			return hits, err
 		}

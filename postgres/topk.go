@@ -217,8 +217,11 @@ func (t *ta) readLists(depth []int) error {
 		if v := rows.RawValues(); binary && sized(v, 4, 8, 4, 4, 4) { // tens of thousands of rows: no Scan
 			i, rid = int32(be.Uint32(v[0])), int64(be.Uint64(v[1]))
 			tf, dl, key = f32(v[2]), f32(v[3]), f32(v[4])
-		} else if err := rows.Scan(&i, &rid, &tf, &dl, &key); err != nil {
-			return err
+		} else {
+			var err error
+			if i, rid, tf, dl, key, err = scanPosting(rows); err != nil {
+				return err
+			}
 		}
 		if i < 0 || int(i) >= len(got) {
 			return fmt.Errorf("posting of term %d, of %d", i, len(got))
@@ -237,6 +240,13 @@ func (t *ta) readLists(depth []int) error {
 		}
 	}
 	return err
+}
+
+// scanPosting reads a row of readListsSQL with Scan. Its own variables
+// escape to the heap: the caller's, one set a posting, do not.
+func scanPosting(rows pgx.Rows) (i int32, rid int64, tf, dl, key float32, err error) {
+	err = rows.Scan(&i, &rid, &tf, &dl, &key)
+	return
 }
 
 // lastKey is the last key read from a list, and how many postings of that

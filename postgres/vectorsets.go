@@ -149,8 +149,7 @@ func (s *Store) PutVectorsIn(ctx context.Context, info mneme.EmbedderInfo, recs 
 // vectors shares.
 func (s *Store) SwitchEmbedder(ctx context.Context, info mneme.EmbedderInfo, keepOld bool) (int, error) {
 	sp := spaceOf(info)
-	if _, err := s.pool.Exec(ctx, fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING hnsw (vec vector_cosine_ops)",
-		pgx.Identifier{sp.name + "_hnsw"}.Sanitize(), sp.table)); err != nil {
+	if _, err := s.pool.Exec(ctx, sp.hnswIndexSQL()); err != nil {
 		return 0, s.translate(err, "build the vector index")
 	}
 	missing := 0
