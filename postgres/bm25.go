@@ -61,6 +61,16 @@ func newLexQuery(terms []string) *lexQuery {
 	return q
 }
 
+// termIndex maps each term's stem to its place in q.terms, for rows that
+// name the term by its stem.
+func (q *lexQuery) termIndex() map[string]int {
+	index := make(map[string]int, len(q.terms))
+	for i, t := range q.terms {
+		index[t.stem] = i
+	}
+	return index
+}
+
 func (q *lexQuery) stems() []string {
 	out := make([]string, len(q.terms))
 	for i, t := range q.terms {
@@ -110,10 +120,7 @@ type lexHit struct {
 // queueScore queues the reading of the BM25 scores of the records rids
 // into out (those holding no query term are left out).
 func (q *lexQuery) queueScore(b *pgx.Batch, rids []int64, out map[int64]lexHit) {
-	index := map[string]int{}
-	for i, t := range q.terms {
-		index[t.stem] = i
-	}
+	index := q.termIndex()
 	b.Queue(probeSQL, q.stems(), rids).Query(func(rows pgx.Rows) error {
 		return forRows(rows, func() error {
 			var rid int64

@@ -490,10 +490,7 @@ func (q *lexQuery) filtered(w *search, k int) ([]lexHit, error) {
 	if err != nil {
 		return nil, err
 	}
-	index := map[string]int{}
-	for i, t := range q.terms {
-		index[t.stem] = i
-	}
+	index := q.termIndex()
 	at := map[int64]*lexHit{}
 	err = forRows(rows, func() error {
 		var rid int64
