@@ -56,16 +56,10 @@ func BenchmarkHybridRecall(b *testing.B) {
 			})
 		}
 	}
-	// A question that names a time adds a search of that time (rank.Window):
-	// a day of the corpus's year holds about 270 records, a month 8,300.
-	// Each question names another day (month) of 2025.
-	for _, named := range []struct{ name, format string }{{"day", " on %[1]d November 2025"}, {"month", " in %[2]s 2025"}} {
-		b.Run(fmt.Sprintf("n=%d/mode=hybrid/filter=none/query=names-a-%s", n, named.name), func(b *testing.B) {
-			i := 0
-			timeRecalls(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, func(c *benchdata.Corpus) string {
-				i++
-				return c.Text(8) + fmt.Sprintf(named.format, 1+i%28, time.Month(1+i%12))
-			})
+	// A question that names a time adds a search of that time (rank.Window).
+	for _, named := range benchdata.NamedTimes() {
+		b.Run(fmt.Sprintf("n=%d/mode=hybrid/filter=none/query=names-a-%s", n, named.Name), func(b *testing.B) {
+			timeRecalls(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, named.Next)
 		})
 	}
 }

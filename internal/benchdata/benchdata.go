@@ -95,6 +95,27 @@ func (c *Corpus) Query() string {
 	return strings.Join(words, " ")
 }
 
+// NamedTime is a kind of question that names a time: Name ("day",
+// "month") and Next, which makes each call's question, naming another day
+// (month) of 2025 each time. A day of the corpus's year holds about 270
+// records, a month 8,300.
+type NamedTime struct {
+	Name string
+	Next func(*Corpus) string
+}
+
+// NamedTimes are the questions naming a day and naming a month.
+func NamedTimes() []NamedTime {
+	named := func(name, format string) NamedTime {
+		i := 0
+		return NamedTime{name, func(c *Corpus) string {
+			i++
+			return c.Text(8) + fmt.Sprintf(format, 1+i%28, time.Month(1+i%12))
+		}}
+	}
+	return []NamedTime{named("day", " on %[1]d November 2025"), named("month", " in %[2]s 2025")}
+}
+
 // ReportPercentiles reports the median and 99th percentile of lat, in
 // milliseconds, as the benchmark's p50-ms and p99-ms metrics.
 func ReportPercentiles(b *testing.B, lat []time.Duration) {
