@@ -66,7 +66,10 @@ func TestHookLeavesAColdIndexToABackgroundWarmUp(t *testing.T) {
 	if !strings.Contains(string(log), "brought up to date in the background") {
 		t.Errorf("the hook log does not say why the start had no memory:\n%s", log)
 	}
-	if out := ok(t, home, "sync", "--indexes", "--json"); strings.TrimSpace(out) != `{"indexed":1}` { // s3's session record
+	if r := mneme(t, home, "", "sync", "--indexes", "--embedder", "hash"); r.code != 2 || !strings.Contains(r.stderr, "embeds nothing") {
+		t.Errorf("sync --indexes --embedder: exit %d, %q", r.code, r.stderr)
+	}
+	if out := ok(t, home, "sync", "--indexes", "--json"); strings.TrimSpace(out) != `{"indexed":1}` { // s3's session record, left by the refusal too
 		t.Errorf("sync --indexes after the warm-up: %s", out)
 	}
 }

@@ -26,6 +26,9 @@ func runSync(a *app, args []string) error {
 	if err := a.parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *indexes && a.embedder != "" {
+		return mneme.Invalid("sync --indexes embeds nothing: drop --embedder, or drop --indexes to embed the pending memories")
+	}
 	if *indexes {
 		return a.warmIndexes()
 	}
