@@ -36,7 +36,7 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
 	var aside *pgxpool.Pool
-	if q.Vector != nil && len(q.Terms) > 0 && asideLanes {
+	if q.WantsVector() && len(q.Terms) > 0 && asideLanes {
 		select {
 		case s.aside <- struct{}{}:
 			defer func() { <-s.aside }()
@@ -104,6 +104,7 @@ func (w *search) run() (mneme.Candidates, error) {
 	if err != nil {
 		return out, err
 	}
+	w.q.LaneVector() // come by now if a lane ran (and read it), else awaited here
 	if out.List, err = w.merge(lex, vec); err != nil {
 		return out, err
 	}
@@ -128,7 +129,7 @@ func (w *search) plan() error {
 	b.Queue("SET LOCAL jit = off") // compiling a plan takes longer than running these
 	var info mneme.EmbedderInfo
 	var hasInfo bool
-	if w.q.Vector != nil {
+	if w.q.WantsVector() { // it may still be on its way: what it needs from the store is read now
 		if w.aside != nil {
 			b.Queue("SELECT pg_export_snapshot()").QueryRow(func(row pgx.Row) error { return row.Scan(&w.snap) })
 		} else {
@@ -185,9 +186,6 @@ func (w *search) plan() error {
 	}
 	if hasInfo {
 		w.sp = spaceOf(info)
-		if len(w.q.Vector) != info.Dim {
-			return mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(w.q.Vector), info.ID(), info.Dim)
-		}
 	}
 	return nil
 }
@@ -205,7 +203,14 @@ func narrow(f mneme.Filter) bool {
 // through the HNSW index, walking on (iteratively) until k records pass
 // the filter; exact again when the walk gives up before.
 func (w *search) vectorLane(on querier) ([]vecHit, error) {
-	a := args{pgvector.NewVector(w.q.Vector)}
+	v := w.q.LaneVector()
+	switch {
+	case v == nil: // it could not be made (the Engine says why)
+		return nil, nil
+	case len(v) != w.sp.info.Dim:
+		return nil, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(v), w.sp.info.ID(), w.sp.info.Dim)
+	}
+	a := args{pgvector.NewVector(v)}
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
 	if !w.exact {
@@ -280,7 +285,7 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 	if w.lex != nil && len(vecOnly) > 0 {
 		w.lex.queueScore(b, vecOnly, scores)
 	}
-	if w.sp != nil {
+	if w.sp != nil && w.q.Vector != nil {
 		w.queueSimilarity(b, rids, at)
 	}
 	recs := w.queueRecords(b, rids)
