@@ -2,6 +2,7 @@ package mneme_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,6 +84,12 @@ func TestRecallEmbedsBesideSearch(t *testing.T) {
 	res := recall(t, eng, mneme.Query{Text: "deploy cache"})
 	if !res.Degraded || len(res.Hits) == 0 || res.Hits[0].Explain.VectorRank != 0 {
 		t.Fatalf("embedder down, hybrid: degraded %v, %d hits", res.Degraded, len(res.Hits))
+	}
+	// Now recorded down, it is not asked: the stages are still reported.
+	var stages []string
+	eng.Observe(mneme.Observer{Stage: func(stage string, d time.Duration) { stages = append(stages, stage) }})
+	if res := recall(t, eng, mneme.Query{Text: "deploy cache"}); !res.Degraded || strings.Join(stages, ",") != "embed,search,rank" {
+		t.Fatalf("embedder recorded down, hybrid: degraded %v, stages %v", res.Degraded, stages)
 	}
 	if _, err := eng.Recall(ctx, mneme.Query{Text: "deploy cache", K: 5, Mode: mneme.Vector}); mneme.ErrorCode(err) != mneme.EUNAVAILABLE {
 		t.Fatalf("embedder down, vector mode: %v", err)

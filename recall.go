@@ -306,6 +306,8 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 			stage("embed", time.Time{})
 		} else if pv != nil {
 			cq.VectorLater = pv.wait
+		} else {
+			stage("embed", time.Time{}) // it failed before it began
 		}
 	}
 	found, err := e.search(ctx, &q, cq)
