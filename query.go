@@ -118,12 +118,30 @@ func (f *Filter) Match(r *Record) bool {
 type CandidateQuery struct {
 	Terms  []string  // folded words, stopwords removed, repeats kept (query frequency); nil: no lexical lane
 	Vector []float32 // from the home's embedder, unit length; nil: no vector lane
-	Filter Filter
-	K      int
+	// VectorLater, when set (Vector nil), is a vector being made while the
+	// search starts (the query's embedding): it returns it once made, or
+	// nil when it could not be, and then no vector lane runs. A store runs
+	// what needs no vector meanwhile, and reads it with LaneVector.
+	VectorLater func() []float32
+	Filter      Filter
+	K           int
 	// Linked asks for the records the candidates link to as well (see
 	// Candidates.Linked), for expansion and for hiding links, when the
 	// store can read them in the same round trip. A store may ignore it.
 	Linked bool
+}
+
+// WantsVector reports whether a vector lane may run: a vector is given or
+// on its way.
+func (q *CandidateQuery) WantsVector() bool { return q.Vector != nil || q.VectorLater != nil }
+
+// LaneVector returns the query vector, waiting for it if it is on its way
+// (nil: no vector lane). Not safe to call from two goroutines at once.
+func (q *CandidateQuery) LaneVector() []float32 {
+	if q.Vector == nil && q.VectorLater != nil {
+		q.Vector, q.VectorLater = q.VectorLater(), nil
+	}
+	return q.Vector
 }
 
 // Candidates is what a candidate query found.

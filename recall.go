@@ -292,18 +292,37 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		rep = &quality.Report{Kind: quality.KindRecall, Mode: string(q.Mode), Stages: []quality.Stage{}, Reasons: []string{}}
 	}
 	stage := e.stageTimer(rep)
+	var pv *pendingVector
 	if q.Mode != Lexical {
 		var err error
-		if cq.Vector, err = e.vectorQuery(ctx, &q, res, terms); err != nil {
+		if pv, err = e.vectorQuery(ctx, &q, res, terms); err != nil {
 			return nil, err
 		}
-		stage("embed")
+		if q.Mode == Vector { // no lexical lane to run meanwhile
+			if cq.Vector, err = e.finishVector(ctx, &q, res, pv); err != nil {
+				return nil, err
+			}
+			pv = nil
+			stage("embed", time.Time{})
+		} else if pv != nil {
+			cq.VectorLater = pv.wait
+		} else {
+			stage("embed", time.Time{}) // it failed before it began
+		}
 	}
 	found, err := e.search(ctx, &q, cq)
+	if pv != nil { // joined even after a failed search
+		vec, verr := e.finishVector(ctx, &q, res, pv)
+		if err == nil {
+			err = verr
+		}
+		cq.Vector, cq.VectorLater = vec, nil
+		stage("embed", pv.at)
+	}
 	if err != nil {
 		return nil, err
 	}
-	stage("search")
+	stage("search", time.Time{})
 	if found.Unembedded > 0 {
 		res.Unembedded = found.Unembedded
 		res.degrade(unembeddedReason(q.Mode, found.Unembedded))
@@ -313,7 +332,7 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 		return nil, err
 	}
 	if res.Feedback != nil {
-		stage("feedback")
+		stage("feedback", time.Time{})
 	}
 	e.shape(ctx, st, &q, found.List, cands)
 	hits, chosen, held := finalHits(&q, found.List, cands, terms, narrowed(&q.Filter, len(found.List), few))
@@ -321,13 +340,13 @@ func (e *Engine) recall(ctx context.Context, q Query, terms []string, st CacheSt
 	if len(hits) > 0 && hits[0].Weak {
 		res.Weak = fmt.Sprintf("the filter left %d records and none has a query word or a meaning at the match floor (%g): these are its best", len(found.List), q.prof.MatchFloor)
 	}
-	stage("rank")
+	stage("rank", time.Time{})
 	known := knownRecords(found.Linked)
 	if q.Expand > 0 {
 		if hits, err = e.expand(ctx, &q, hits, known); err != nil {
 			return nil, err
 		}
-		stage("expand")
+		stage("expand", time.Time{})
 	}
 	if err := e.hideLinksKnown(ctx, hitRecords(hits), known); err != nil {
 		return nil, err
@@ -409,13 +428,20 @@ func unembeddedReason(mode Mode, n int) string {
 	return what + "the vector lane cannot see " + it + ", so " + its + " words rank " + it + "; run `mneme sync` to embed " + it
 }
 
-// stageTimer returns a function that reports the time since its last call
-// under a stage's name, to the observers and to rep (may be nil).
-func (e *Engine) stageTimer(rep *quality.Report) func(stage string) {
+// stageTimer returns a function that reports the time from its last call
+// to end (zero: now; a stage that ran beside the next ends earlier) under
+// a stage's name, to the observers and to rep (may be nil).
+func (e *Engine) stageTimer(rep *quality.Report) func(stage string, end time.Time) {
 	last := time.Now()
-	return func(stage string) {
+	return func(stage string, end time.Time) {
 		if len(e.observers) > 0 || rep != nil {
 			now := time.Now()
+			if !end.IsZero() && end.Before(now) {
+				now = end
+				if now.Before(last) {
+					now = last
+				}
+			}
 			e.stage(stage, now.Sub(last))
 			if rep != nil {
 				rep.Stages = append(rep.Stages, quality.Stage{Name: stage, MS: quality.MS(now.Sub(last))})
@@ -423,111 +449,6 @@ func (e *Engine) stageTimer(rep *quality.Report) func(stage string) {
 			last = now
 		}
 	}
-}
-
-// vectorQuery embeds the query (and its hypothesis) for the vector lane.
-// In hybrid mode a lane that cannot run degrades the result (nil vector)
-// instead of failing it; in vector mode it is an error.
-func (e *Engine) vectorQuery(ctx context.Context, q *Query, res *Result, terms []string) ([]float32, error) {
-	qv, err := e.queryVector(ctx, q, res, terms)
-	if err != nil {
-		if q.Mode == Vector || ErrorCode(err) == EINVALID {
-			return nil, err
-		}
-		res.degrade("vector lane unavailable, recalled by words alone: " + ErrorMessage(err))
-	}
-	return qv, nil
-}
-
-// queryVector embeds the query with the home's embedder.
-func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms []string) ([]float32, error) {
-	if e.embedder == nil {
-		if e.embedderErr != nil {
-			return nil, e.embedderUnavailable()
-		}
-		return nil, Errorf(EUNAVAILABLE, "no embedder is configured: configure one, or use {{mode=lexical}}")
-	}
-	home, ok, err := e.store.HomeEmbedder(ctx)
-	if ok && !sameSet(home, e.embedder.Info()) {
-		e.followHome(home) // the home switched embedder since this process opened it
-	}
-	info := e.embedder.Info()
-	switch {
-	case err != nil:
-		return nil, err
-	case !ok:
-		return nil, Errorf(EUNAVAILABLE, "no memory has a vector yet: run `mneme sync` to embed the stored memories")
-	case !sameSet(home, info):
-		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
-			home.ID(), home.Version, info.ID(), info.Version)
-	}
-	texts := []string{q.Text}
-	if q.HyDE {
-		h, err := e.hypothesis(ctx, q, terms)
-		switch {
-		case ErrorCode(err) == EUNAVAILABLE: // the model is down: go on with the query alone, and say so
-			res.degrade("no hypothesis, the generator is unavailable: " + ErrorMessage(err))
-		case err != nil:
-			return nil, err
-		case h != nil:
-			res.HyDE = h
-			texts = append(texts, h.Text)
-		}
-	}
-	vecs, err := e.embedQuery(ctx, res.Cache, info, texts)
-	if err != nil {
-		return nil, err
-	}
-	return meanUnit(vecs), nil
-}
-
-// embedQuery embeds a query's texts, unless the embedder is recorded down:
-// a recall does not wait on it either (see EmbedderHealth).
-func (e *Engine) embedQuery(ctx context.Context, st CacheStatus, info EmbedderInfo, texts []string) ([][]float32, error) {
-	vecs, keys := e.cachedVectors(ctx, st, info, texts)
-	var missing []string
-	for i, v := range vecs {
-		if v == nil {
-			missing = append(missing, texts[i])
-		}
-	}
-	if len(missing) == 0 {
-		return vecs, nil
-	}
-	got, err := e.embedFresh(ctx, info, missing)
-	if err != nil {
-		return nil, err
-	}
-	for i, j := 0, 0; i < len(vecs); i++ {
-		if vecs[i] == nil {
-			vecs[i] = got[j]
-			e.CacheKeep(ctx, CacheQueryEmbedding, keys[i], got[j], nil)
-			j++
-		}
-	}
-	return vecs, nil
-}
-
-// embedFresh embeds texts with the embedder, unless it is recorded down.
-func (e *Engine) embedFresh(ctx context.Context, info EmbedderInfo, texts []string) ([][]float32, error) {
-	last, err := e.health(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if last.skips(info.ID(), e.now()) {
-		return nil, last.skipped()
-	}
-	vecs, err := e.embedder.Embed(ctx, texts)
-	if err == nil {
-		err = CheckVectors(info, texts, vecs)
-	}
-	if isLoadError(err) {
-		return nil, err // the model did not load: not the provider's failure to record
-	}
-	if _, terr := e.track(ctx, last, err); err == nil {
-		err = terr
-	}
-	return vecs, err
 }
 
 // meanUnit returns the normalised mean of unit vectors.

@@ -36,7 +36,7 @@ func (s *Store) now() time.Time { return time.Now().UTC() }
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
 	var aside *pgxpool.Pool
-	if q.Vector != nil && len(q.Terms) > 0 && asideLanes {
+	if q.WantsVector() && len(q.Terms) > 0 && asideLanes {
 		select {
 		case s.aside <- struct{}{}:
 			defer func() { <-s.aside }()
@@ -44,19 +44,35 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 		default: // half the pool is running vector lanes aside: here, one after the other
 		}
 	}
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		w := &search{ctx: ctx, tx: tx, q: q, stats: &s.meta, aside: aside}
-		var err error
-		out, err = w.run()
-		return err
-	})
+	out, err := s.search(ctx, q, aside)
+	if deadConn(ctx, err) { // the server had ended the connection before the first statement: nothing ran
+		out, err = s.search(checked(ctx), q, aside)
+	}
 	return out, s.translate(err, "search")
+}
+
+// search runs q on a connection of its own, in a repeatable-read
+// transaction whose BEGIN goes with the plan's reads and whose COMMIT goes
+// with the merge's (search.run): two round trips fewer than a transaction
+// of its own.
+func (s *Store) search(ctx context.Context, q mneme.CandidateQuery, aside *pgxpool.Pool) (mneme.Candidates, error) {
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return mneme.Candidates{}, err
+	}
+	defer c.Release() // one left in a transaction (the server is gone, the context cancelled) is closed, not reused
+	w := &search{ctx: ctx, tx: c, q: q, stats: &s.meta, aside: aside}
+	out, err := w.run()
+	if err != nil && !c.Conn().IsClosed() && c.Conn().PgConn().TxStatus() != 'I' {
+		_, _ = c.Exec(context.WithoutCancel(ctx), "ROLLBACK")
+	}
+	return out, err
 }
 
 // search is one candidate query in its transaction.
 type search struct {
 	ctx     context.Context
-	tx      pgx.Tx
+	tx      *pgxpool.Conn // in the search's transaction, from its plan on
 	q       mneme.CandidateQuery
 	stats   *metaStats      // the store's, for meta filters
 	sp      *vectorSpace    // the home's vectors; nil: no vector lane
@@ -81,7 +97,7 @@ type vecHit struct {
 // lanes, and the records the vector lane cannot see.
 func (w *search) run() (mneme.Candidates, error) {
 	var out mneme.Candidates
-	if err := w.plan(); err != nil {
+	if err := w.plan(); err != nil { // which begins the transaction
 		return out, err
 	}
 	var lex []lexHit
@@ -104,14 +120,20 @@ func (w *search) run() (mneme.Candidates, error) {
 	if err != nil {
 		return out, err
 	}
-	if out.List, err = w.merge(lex, vec); err != nil {
+	w.q.LaneVector() // come by now if a lane ran (and read it), else awaited here
+	// The last round trip: the merge's reads, the count of records the
+	// vector lane cannot see, and the end of the transaction.
+	b := &pgx.Batch{}
+	list := w.merge(b, lex, vec)
+	if w.q.Vector != nil {
+		w.queueUnembedded(b, &out.Unembedded)
+	}
+	b.Queue("COMMIT")
+	if err := w.tx.SendBatch(w.ctx, b).Close(); err != nil {
 		return out, err
 	}
-	out.Linked = w.linked
-	if w.q.Vector != nil {
-		out.Unembedded, err = w.unembedded()
-	}
-	return out, err
+	out.List, out.Linked = list(), w.linked
+	return out, nil
 }
 
 // statsSQL reads N and the mean length for BM25, and how many records lack
@@ -125,10 +147,11 @@ const statsSQL = `SELECT greatest(sum(n), 1)::float8, greatest(sum(total) / grea
 // transaction's queries run.
 func (w *search) plan() error {
 	b := &pgx.Batch{}
-	b.Queue("SET LOCAL jit = off") // compiling a plan takes longer than running these
+	b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") // both lanes read one snapshot
+	b.Queue("SET LOCAL jit = off")                             // compiling a plan takes longer than running these
 	var info mneme.EmbedderInfo
 	var hasInfo bool
-	if w.q.Vector != nil {
+	if w.q.WantsVector() { // it may still be on its way: what it needs from the store is read now
 		if w.aside != nil {
 			b.Queue("SELECT pg_export_snapshot()").QueryRow(func(row pgx.Row) error { return row.Scan(&w.snap) })
 		} else {
@@ -185,9 +208,6 @@ func (w *search) plan() error {
 	}
 	if hasInfo {
 		w.sp = spaceOf(info)
-		if len(w.q.Vector) != info.Dim {
-			return mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(w.q.Vector), info.ID(), info.Dim)
-		}
 	}
 	return nil
 }
@@ -205,7 +225,14 @@ func narrow(f mneme.Filter) bool {
 // through the HNSW index, walking on (iteratively) until k records pass
 // the filter; exact again when the walk gives up before.
 func (w *search) vectorLane(on querier) ([]vecHit, error) {
-	a := args{pgvector.NewVector(w.q.Vector)}
+	v := w.q.LaneVector()
+	switch {
+	case v == nil: // it could not be made (the Engine says why)
+		return nil, nil
+	case len(v) != w.sp.info.Dim:
+		return nil, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(v), w.sp.info.ID(), w.sp.info.Dim)
+	}
+	a := args{pgvector.NewVector(v)}
 	cond := where(w.q.Filter, &a)
 	k := w.q.K
 	if !w.exact {
@@ -243,9 +270,10 @@ func (w *search) nearest(on querier, sql string, a args) ([]vecHit, error) {
 	return hits, err
 }
 
-// merge makes the candidates of both lanes, each scored by both, with
-// their records.
-func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
+// merge queues on b the reads that make the candidates of both lanes,
+// each scored by both, with their records; the function it returns makes
+// them once b has run.
+func (w *search) merge(b *pgx.Batch, lex []lexHit, vec []vecHit) func() []mneme.Candidate {
 	var rids []int64
 	at := map[int64]*mneme.Candidate{}
 	get := func(rid int64) *mneme.Candidate {
@@ -270,35 +298,33 @@ func (w *search) merge(lex []lexHit, vec []vecHit) ([]mneme.Candidate, error) {
 		}
 	}
 	if len(rids) == 0 {
-		return nil, nil
+		return func() []mneme.Candidate { return nil }
 	}
-	// One round trip: the lexical score of what only the vector lane
-	// found, the similarity of what only the lexical lane found, and the
-	// records (with what they link to, if asked).
-	b := &pgx.Batch{}
+	// The lexical score of what only the vector lane found, the similarity
+	// of what only the lexical lane found, and the records (with what they
+	// link to, if asked).
 	scores := map[int64]lexHit{}
 	if w.lex != nil && len(vecOnly) > 0 {
 		w.lex.queueScore(b, vecOnly, scores)
 	}
-	if w.sp != nil {
+	if w.sp != nil && w.q.Vector != nil {
 		w.queueSimilarity(b, rids, at)
 	}
 	recs := w.queueRecords(b, rids)
-	if err := w.tx.SendBatch(w.ctx, b).Close(); err != nil {
-		return nil, err
-	}
-	for rid, h := range scores {
-		at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
-	}
-	out := make([]mneme.Candidate, 0, len(rids))
-	for _, rid := range rids {
-		if r := recs[rid]; r != nil {
-			c := at[rid]
-			c.Record = r
-			out = append(out, *c)
+	return func() []mneme.Candidate {
+		for rid, h := range scores {
+			at[rid].BM25, at[rid].MatchedTerms = h.score, w.lex.matched(h.has)
 		}
+		out := make([]mneme.Candidate, 0, len(rids))
+		for _, rid := range rids {
+			if r := recs[rid]; r != nil {
+				c := at[rid]
+				c.Record = r
+				out = append(out, *c)
+			}
+		}
+		return out
 	}
-	return out, nil
 }
 
 // queueSimilarity queues the reading of the similarity of the candidates
@@ -326,22 +352,21 @@ func (w *search) queueSimilarity(b *pgx.Batch, rids []int64, at map[int64]*mneme
 	})
 }
 
-// unembedded counts the records passing the filter that could have a
-// vector (not secret) but have none from the home's embedder (every one of
-// them while the home has none). The counts triggers keep tell when there
-// is none at all, the usual case, without looking.
-func (w *search) unembedded() (int, error) {
+// queueUnembedded queues the count, into n, of the records passing the
+// filter that could have a vector (not secret) but have none from the
+// home's embedder (every one of them while the home has none). The counts
+// triggers keep tell when there is none at all, the usual case, without
+// looking.
+func (w *search) queueUnembedded(b *pgx.Batch, n *int) {
 	if w.sp != nil && w.pending == 0 {
-		return 0, nil
+		return
 	}
 	a := args{}
 	cond := where(w.q.Filter, &a) + " AND r.sensitivity != 'secret'"
 	if w.sp != nil {
 		cond += fmt.Sprintf(" AND NOT EXISTS (SELECT 1 FROM %s v WHERE v.rid = r.rid)", w.sp.table)
 	}
-	var n int
-	err := w.tx.QueryRow(w.ctx, "SELECT count(*) FROM records r WHERE "+cond, a...).Scan(&n)
-	return n, err
+	b.Queue("SELECT count(*) FROM records r WHERE "+cond, a...).QueryRow(func(row pgx.Row) error { return row.Scan(n) })
 }
 
 // linkedSQL reads the records that the records $1 (rids) link to.

@@ -15,14 +15,11 @@ import (
 // the records the vector lane cannot see.
 func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.Candidates, error) {
 	var out mneme.Candidates
-	d, err := s.indexes(ctx, q.Vector != nil)
+	d, err := s.indexes(ctx, q.WantsVector())
 	if err != nil {
 		return out, translate(err, "search")
 	}
-	vectors := q.Vector != nil && d.vec != nil
-	if vectors && len(q.Vector) != d.info.Dim {
-		return out, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
-	}
+	vectors := q.WantsVector() && d.vec != nil // the vector may still be on its way: the lexical lane needs none
 	filter := indexFilter(q.Filter)
 	var keys []int64
 	at := map[int64]*mneme.Candidate{}
@@ -44,6 +41,12 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 			c := get(h.Key)
 			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.Score, h.Matched
 		}
+	}
+	if q.WantsVector() && q.LaneVector() == nil {
+		vectors = false // it could not be made: no vector lane (the Engine says why)
+	}
+	if vectors && len(q.Vector) != d.info.Dim {
+		return out, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
 	}
 	if vectors {
 		if allowed.Len() > 0 {

@@ -69,6 +69,7 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"SessionRun":      testSessionRunFilters,
 		"MatchedTerms":    testMatchedTerms,
 		"VectorSearch":    testVectorSearch,
+		"VectorLater":     testVectorLater,
 		"UnembeddedCount": testUnembeddedCount,
 		"MetaFilters":     testMetaFilters,
 		"MetaTopK":        testMetaTopK,
