@@ -6,6 +6,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/index/bm25"
+	"github.com/mneme-ai/mneme/index/hnsw"
 )
 
 // Candidates runs the lanes q asks for over the derived indexes, caught up
@@ -39,19 +40,29 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 	if vectors {
 		allowed = d.lex.Select(filter)
 	}
+	var near []hnsw.Hit
+	var done chan struct{}
+	if vectors && allowed.Len() > 0 {
+		search := func() { near = d.vec.Search(q.Vector, q.K, allowed.Has) }
+		if len(q.Terms) == 0 {
+			search()
+		} else { // beside the lexical lane: a span's exact scan costs as much
+			done = make(chan struct{})
+			go func() { defer close(done); search() }()
+		}
+	}
 	if len(q.Terms) > 0 { // a narrow filter's few records (allowed) are scored one by one
 		for i, h := range d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: filter, Within: allowed}) {
 			c := get(h.Key)
 			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.Score, h.Matched
 		}
 	}
-	if vectors {
-		if allowed.Len() > 0 {
-			for i, h := range d.vec.Search(q.Vector, q.K, allowed.Has) {
-				c := get(h.Key)
-				c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true
-			}
-		}
+	if done != nil {
+		<-done
+	}
+	for i, h := range near {
+		c := get(h.Key)
+		c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true
 	}
 	if q.Vector != nil {
 		out.Unembedded = unembedded(d, filter, allowed)
