@@ -71,18 +71,18 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 		return out, nil
 	}
 	if len(q.Terms) > 0 { // the lexical score of what only the vector lane found
-		for i, h := range d.lex.Score(q.Terms, keys) {
-			if c := at[keys[i]]; c.LexicalRank == 0 {
-				c.BM25, c.MatchedTerms = h.Score, h.Matched
-			}
+		only := unranked(keys, func(key int64) bool { return at[key].LexicalRank > 0 })
+		for i, h := range d.lex.Score(q.Terms, only) {
+			c := at[only[i]]
+			c.BM25, c.MatchedTerms = h.Score, h.Matched
 		}
 	}
 	if vectors { // and the similarity of what only the lexical lane found
-		sims, ok := d.vec.Score(q.Vector, keys)
-		for i, key := range keys {
-			if c := at[key]; c.VectorRank == 0 {
-				c.Similarity, c.HasVector = float64(sims[i]), ok[i]
-			}
+		only := unranked(keys, func(key int64) bool { return at[key].VectorRank > 0 })
+		sims, ok := d.vec.Score(q.Vector, only)
+		for i, key := range only {
+			c := at[key]
+			c.Similarity, c.HasVector = float64(sims[i]), ok[i]
 		}
 	}
 	recs, err := s.bySeq(ctx, len(keys), func(i int) int64 { return keys[i] })
@@ -98,6 +98,18 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 		}
 	}
 	return out, nil
+}
+
+// unranked is keys without those ranked by a lane: the lane scores only
+// the others.
+func unranked(keys []int64, ranked func(int64) bool) []int64 {
+	var out []int64
+	for _, key := range keys {
+		if !ranked(key) {
+			out = append(out, key)
+		}
+	}
+	return out
 }
 
 // unembedded counts the non-secret records passing filter that have no
