@@ -43,7 +43,7 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 	var near []hnsw.Hit
 	var done chan struct{}
 	if vectors && allowed.Len() > 0 {
-		search := func() { near = d.vec.Search(q.Vector, q.K, allowed.Has) }
+		search := func() { near = d.vec.SearchSet(q.Vector, q.K, allowed) }
 		if len(q.Terms) == 0 {
 			search()
 		} else { // beside the lexical lane: a span's exact scan costs as much

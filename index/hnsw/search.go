@@ -17,6 +17,7 @@ type searcher struct {
 	cands2   []cand
 	sel      []cand
 	rejected []cand
+	idSet    []uint64 // exactIn's ids, a bit each; left all zero
 }
 
 func (ix *Index) getSearcher() *searcher {
@@ -270,17 +271,24 @@ func (ix *Index) exact(q []float32, k int, accept func(int64) bool) []Hit {
 		}
 		s.ids = ids
 		s.scores = ix.dots(q, ids, s.scores[:0])
-		for i, id := range ids {
-			if sc := s.scores[i]; len(h) < k {
-				push(&h, cand{id, sc})
-			} else if sc > h[0].score {
-				h[0] = cand{id, sc}
-				siftDown(h)
-			}
-		}
+		h = s.keep(h, ids, k)
 	}
 	s.res = h
 	return ix.hits(h, k)
+}
+
+// keep adds ids, scored s.scores, to the heap h of the best k (worst on
+// top; an equal score does not displace an earlier id).
+func (s *searcher) keep(h []cand, ids []uint32, k int) []cand {
+	for i, id := range ids {
+		if sc := s.scores[i]; len(h) < k {
+			push(&h, cand{id, sc})
+		} else if sc > h[0].score {
+			h[0] = cand{id, sc}
+			siftDown(h)
+		}
+	}
+	return h
 }
 
 // exactChunk is how many ids the scan checks before scoring those passing,
