@@ -6,7 +6,8 @@ import "math/bits"
 type Set interface {
 	Has(key int64) bool
 	Len() int
-	Keys() []int64 // ascending
+	Keys() []int64  // ascending
+	Bits() []uint64 // key k is in the set if bit k%64 of word k/64 is set
 }
 
 // SearchSet is Search(q, k, set.Has), with the same hits. When the scan is
@@ -20,6 +21,10 @@ func (ix *Index) SearchSet(q []float32, k int, set Set) []Hit {
 	if exact {
 		defer ix.mu.RUnlock()
 		return ix.exactIn(q, k, set.Keys())
+	}
+	if !few && k > 0 && len(q) == ix.cfg.Dim && len(ix.byKey) > 0 && ix.preferExact(set.Has, max(ix.cfg.EfSearch, k)) {
+		defer ix.mu.RUnlock()
+		return ix.exactBits(q, k, set.Bits())
 	}
 	ix.mu.RUnlock()
 	return ix.Search(q, k, set.Has)
@@ -59,4 +64,18 @@ func (ix *Index) exactIn(q []float32, k int, keys []int64) []Hit {
 	}
 	s.res = h
 	return ix.hits(h, k)
+}
+
+// exactBits is exact with the keys of the bitmap bits passing: the bit
+// tested in the loop, not through a call for each of the index's keys.
+func (ix *Index) exactBits(q []float32, k int, bits []uint64) []Hit {
+	return ix.exactBy(q, k, func(ids []uint32, from, to uint32) []uint32 {
+		for id := from; id < to; id++ {
+			key := ix.keys[id]
+			if key >= 0 && key>>6 < int64(len(bits)) && bits[key>>6]&(1<<(key&63)) != 0 && !ix.isDead(id) {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	})
 }

@@ -11,6 +11,16 @@ type keySet []int64
 func (s keySet) Has(key int64) bool { _, ok := slices.BinarySearch(s, key); return ok }
 func (s keySet) Len() int           { return len(s) }
 func (s keySet) Keys() []int64      { return s }
+func (s keySet) Bits() []uint64 {
+	var out []uint64
+	for _, key := range s {
+		for key>>6 >= int64(len(out)) {
+			out = append(out, 0)
+		}
+		out[key>>6] |= 1 << (key & 63)
+	}
+	return out
+}
 
 // TestSearchSet: SearchSet gives Search's hits, on the path that reads the
 // set's keys (few of the index's) and on the others, with deleted keys,
