@@ -64,3 +64,15 @@ func SetAsideHook(fn func()) func() {
 // WalkOrder is the distance the vector lane orders the table aliased v
 // by, from the query vector param, for tests.
 func WalkOrder(info mneme.EmbedderInfo, param string) string { return spaceOf(info).walkOrder(param) }
+
+// Plan is what a search under f plans: how many records it counts as
+// passing f, and whether it scores them one by one.
+func Plan(ctx context.Context, s *Store, f mneme.Filter) (passing int, exact bool, err error) {
+	err = s.tx(ctx, func(tx pgx.Tx) error {
+		w := &search{ctx: ctx, tx: tx, q: mneme.CandidateQuery{Terms: []string{"x"}, K: 10, Filter: f}, stats: &s.meta}
+		err := w.plan()
+		passing, exact = w.passing, w.exact
+		return err
+	})
+	return passing, exact, err
+}

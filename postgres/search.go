@@ -78,7 +78,7 @@ type search struct {
 	sp      *vectorSpace    // the home's vectors; nil: no vector lane
 	lex     *lexQuery       // nil: no lexical lane
 	narrow  bool            // the filter says more than which records are visible
-	passing int             // records passing a narrow filter, counted up to exactBelow+1
+	passing int             // records passing a narrow filter, counted up to exactBelow+1 (countSQL)
 	exact   bool            // few enough pass it to score them one by one
 	share   float64         // about the share of the records passing the filter (1: all)
 	pending int64           // records that may have a vector but have none, over all
@@ -174,7 +174,7 @@ func (w *search) plan() error {
 	if w.passing < 0 {
 		a := args{}
 		cond := where(w.q.Filter, &a)
-		b.Queue(fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM records r WHERE %s LIMIT %d) x", cond, exactBelow+1), a...).
+		b.Queue(countSQL(w.q.Filter, cond, &a), a...).
 			QueryRow(func(row pgx.Row) error { return row.Scan(&w.passing) })
 	}
 	var n, avgdl float64

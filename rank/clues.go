@@ -8,12 +8,12 @@ import "strings"
 // recall when a question names a time), and most texts hold a clue for
 // one expression at most.
 type clues struct {
-	rng, digit, yesterday, today, weekday, ago, unit, month bool
+	rng, digit, yesterday, today, weekday, ago, unit, month, dash bool
 }
 
 // everything is the clues of a text with a byte above ASCII: under (?i)
 // such a byte may fold into a letter of any word ("ſ" into "s").
-var everything = clues{true, true, true, true, true, true, true, true}
+var everything = clues{true, true, true, true, true, true, true, true, true}
 
 // cluesFor is cluesOf; FuzzClues replaces it with everything to check that
 // no clue turns away a text an expression matches.
@@ -36,6 +36,7 @@ func cluesOf(text string) clues {
 		ago:       has(low, "ago"),
 		unit:      has(low, "week") || has(low, "month") || has(low, "year"),
 		month:     hasMonth(low),
+		dash:      strings.IndexByte(text, '-') >= 0,
 	}
 }
 

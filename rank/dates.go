@@ -22,13 +22,24 @@ var (
 // as the half-open range [from, to) in UTC.
 func NamedTime(text string) (from, to time.Time, ok bool) {
 	if !hasFourDigits(text) {
-		return from, to, false // every form has a year: most texts are spared the expressions
+		return from, to, false
 	}
-	return namedTime(text)
+	return namedTime(text, cluesFor(text))
 }
 
-// namedTime is NamedTime without its cheap check.
-func namedTime(text string) (from, to time.Time, ok bool) {
+// namedTimeClued is NamedTime given text's clues (Named has them).
+func namedTimeClued(text string, cl clues) (from, to time.Time, ok bool) {
+	if !hasFourDigits(text) {
+		return from, to, false // every form has a year: most texts are spared the expressions
+	}
+	return namedTime(text, cl)
+}
+
+// namedTime is NamedTime without its cheap check; an expression whose
+// clue (a month's name, a dash) text lacks is not run. The date boost
+// reads every candidate's text, and record numbers of four digits pass
+// the cheap check.
+func namedTime(text string, cl clues) (from, to time.Time, ok bool) {
 	date := func(y, m, d string) (time.Time, bool) {
 		year, _ := strconv.Atoi(y)
 		day, _ := strconv.Atoi(d)
@@ -40,17 +51,17 @@ func namedTime(text string) (from, to time.Time, ok bool) {
 		return t, month >= 1 && month <= 12 && t.Day() == day // no 31 June
 	}
 	var t time.Time
-	if m := dayMonthYear.FindStringSubmatch(text); m != nil {
+	if m := find(cl.month, dayMonthYear, text); m != nil {
 		t, ok = date(m[3], m[2], m[1])
-	} else if m := monthDayYear.FindStringSubmatch(text); m != nil {
+	} else if m := find(cl.month, monthDayYear, text); m != nil {
 		t, ok = date(m[3], m[1], m[2])
-	} else if m := isoDay.FindStringSubmatch(text); m != nil {
+	} else if m := find(cl.dash, isoDay, text); m != nil {
 		t, ok = date(m[1], m[2], m[3])
 	}
 	if ok {
 		return t, t.AddDate(0, 0, 1), true
 	}
-	if m := monthYear.FindStringSubmatch(text); m != nil {
+	if m := find(cl.month, monthYear, text); m != nil {
 		t, _ = date(m[2], m[1], "1")
 		return t, t.AddDate(0, 1, 0), true
 	}

@@ -48,7 +48,7 @@ func Named(text string, now time.Time) (Span, bool) {
 			return s, true
 		}
 	}
-	if from, to, ok := NamedTime(text); ok {
+	if from, to, ok := namedTimeClued(text, cl); ok {
 		return Span{from, to}, true
 	}
 	return relative(text, cl, now.UTC())

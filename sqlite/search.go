@@ -6,6 +6,7 @@ import (
 
 	"github.com/mneme-ai/mneme"
 	"github.com/mneme-ai/mneme/index/bm25"
+	"github.com/mneme-ai/mneme/index/hnsw"
 )
 
 // Candidates runs the lanes q asks for over the derived indexes, caught up
@@ -36,25 +37,42 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 	if vectors {
 		allowed = d.lex.Select(filter)
 	}
+	var near []hnsw.Hit
+	var vecErr error
+	var done chan struct{}
+	if vectors {
+		search := func() {
+			switch v := q.LaneVector(); {
+			case v == nil:
+				vectors = false // it could not be made: no vector lane (the Engine says why)
+			case len(v) != d.info.Dim:
+				vecErr = mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(v), d.info.ID(), d.info.Dim)
+			case allowed.Len() > 0:
+				near = d.vec.SearchSet(v, q.K, allowed)
+			}
+		}
+		if len(q.Terms) == 0 {
+			search()
+		} else { // beside the lexical lane: a span's exact scan costs as much
+			done = make(chan struct{})
+			go func() { defer close(done); search() }()
+		}
+	}
 	if len(q.Terms) > 0 { // a narrow filter's few records (allowed) are scored one by one
 		for i, h := range d.lex.Search(bm25.Query{Terms: q.Terms, K: q.K, Filter: filter, Within: allowed}) {
 			c := get(h.Key)
 			c.LexicalRank, c.BM25, c.MatchedTerms = i+1, h.Score, h.Matched
 		}
 	}
-	if q.WantsVector() && q.LaneVector() == nil {
-		vectors = false // it could not be made: no vector lane (the Engine says why)
+	if done != nil {
+		<-done // vectors, q.Vector and near are the lane's until then
 	}
-	if vectors && len(q.Vector) != d.info.Dim {
-		return out, mneme.Invalid("query vector has %d dimensions, but the home's embedder %s has %d", len(q.Vector), d.info.ID(), d.info.Dim)
+	if vecErr != nil {
+		return out, vecErr
 	}
-	if vectors {
-		if allowed.Len() > 0 {
-			for i, h := range d.vec.Search(q.Vector, q.K, allowed.Has) {
-				c := get(h.Key)
-				c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true
-			}
-		}
+	for i, h := range near {
+		c := get(h.Key)
+		c.VectorRank, c.Similarity, c.HasVector = i+1, float64(h.Score), true
 	}
 	if q.Vector != nil {
 		out.Unembedded = unembedded(d, filter, allowed)
@@ -63,18 +81,18 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 		return out, nil
 	}
 	if len(q.Terms) > 0 { // the lexical score of what only the vector lane found
-		for i, h := range d.lex.Score(q.Terms, keys) {
-			if c := at[keys[i]]; c.LexicalRank == 0 {
-				c.BM25, c.MatchedTerms = h.Score, h.Matched
-			}
+		only := unranked(keys, func(key int64) bool { return at[key].LexicalRank > 0 })
+		for i, h := range d.lex.Score(q.Terms, only) {
+			c := at[only[i]]
+			c.BM25, c.MatchedTerms = h.Score, h.Matched
 		}
 	}
 	if vectors { // and the similarity of what only the lexical lane found
-		sims, ok := d.vec.Score(q.Vector, keys)
-		for i, key := range keys {
-			if c := at[key]; c.VectorRank == 0 {
-				c.Similarity, c.HasVector = float64(sims[i]), ok[i]
-			}
+		only := unranked(keys, func(key int64) bool { return at[key].VectorRank > 0 })
+		sims, ok := d.vec.Score(q.Vector, only)
+		for i, key := range only {
+			c := at[key]
+			c.Similarity, c.HasVector = float64(sims[i]), ok[i]
 		}
 	}
 	recs, err := s.bySeq(ctx, len(keys), func(i int) int64 { return keys[i] })
@@ -90,6 +108,18 @@ func (s *Store) Candidates(ctx context.Context, q mneme.CandidateQuery) (mneme.C
 		}
 	}
 	return out, nil
+}
+
+// unranked is keys without those ranked by a lane: the lane scores only
+// the others.
+func unranked(keys []int64, ranked func(int64) bool) []int64 {
+	var out []int64
+	for _, key := range keys {
+		if !ranked(key) {
+			out = append(out, key)
+		}
+	}
+	return out
 }
 
 // unembedded counts the non-secret records passing filter that have no

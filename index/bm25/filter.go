@@ -145,6 +145,10 @@ func (s *KeySet) Has(key int64) bool {
 // Len returns the number of keys in the set.
 func (s *KeySet) Len() int { return s.n }
 
+// Bits returns the set as a bitmap: key k is in it if bit k%64 of word
+// k/64 is set (shared: a caller must not change it).
+func (s *KeySet) Bits() []uint64 { return s.bits }
+
 // Keys returns the keys in the set, ascending.
 func (s *KeySet) Keys() []int64 {
 	out := make([]int64, 0, s.n)

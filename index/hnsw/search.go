@@ -17,6 +17,7 @@ type searcher struct {
 	cands2   []cand
 	sel      []cand
 	rejected []cand
+	idSet    []uint64 // exactIn's ids, a bit each; left all zero
 }
 
 func (ix *Index) getSearcher() *searcher {
@@ -257,27 +258,27 @@ func (ix *Index) Exact(q []float32, k int, accept func(key int64) bool) []Hit {
 }
 
 func (ix *Index) exact(q []float32, k int, accept func(int64) bool) []Hit {
+	return ix.exactBy(q, k, func(ids []uint32, from, to uint32) []uint32 {
+		for id := from; id < to; id++ {
+			if !ix.isDead(id) && (accept == nil || accept(ix.keys[id])) {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	})
+}
+
+// exactBy is the scan: pass appends to ids the live ids in [from, to)
+// that pass, ascending, a chunk of exactChunk at a time.
+func (ix *Index) exactBy(q []float32, k int, pass func(ids []uint32, from, to uint32) []uint32) []Hit {
 	s := ix.getSearcher()
 	defer ix.searcher.Put(s)
 	h := s.res[:0]
 	n := uint32(len(ix.keys))
 	for start := uint32(0); start < n; start += exactChunk {
-		ids := s.ids[:0]
-		for id := start; id < min(start+exactChunk, n); id++ {
-			if !ix.isDead(id) && (accept == nil || accept(ix.keys[id])) {
-				ids = append(ids, id)
-			}
-		}
-		s.ids = ids
-		s.scores = ix.dots(q, ids, s.scores[:0])
-		for i, id := range ids {
-			if sc := s.scores[i]; len(h) < k {
-				push(&h, cand{id, sc})
-			} else if sc > h[0].score {
-				h[0] = cand{id, sc}
-				siftDown(h)
-			}
-		}
+		s.ids = pass(s.ids[:0], start, min(start+exactChunk, n))
+		s.scores = ix.dots(q, s.ids, s.scores[:0])
+		h = s.keep(h, s.ids, k)
 	}
 	s.res = h
 	return ix.hits(h, k)
@@ -286,6 +287,20 @@ func (ix *Index) exact(q []float32, k int, accept func(int64) bool) []Hit {
 // exactChunk is how many ids the scan checks before scoring those passing,
 // four at a time (dot4 reads the query once for four vectors).
 const exactChunk = 512
+
+// keep adds ids, scored s.scores, to the heap h of the best k (worst on
+// top; an equal score does not displace an earlier id).
+func (s *searcher) keep(h []cand, ids []uint32, k int) []cand {
+	for i, id := range ids {
+		if sc := s.scores[i]; len(h) < k {
+			push(&h, cand{id, sc})
+		} else if sc > h[0].score {
+			h[0] = cand{id, sc}
+			siftDown(h)
+		}
+	}
+	return h
+}
 
 // hits sorts results best first (ties by key) and keeps k.
 func (ix *Index) hits(res []cand, k int) []Hit {
