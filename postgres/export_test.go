@@ -68,11 +68,13 @@ func WalkOrder(info mneme.EmbedderInfo, param string) string { return spaceOf(in
 // Plan is what a search under f plans: how many records it counts as
 // passing f, and whether it scores them one by one.
 func Plan(ctx context.Context, s *Store, f mneme.Filter) (passing int, exact bool, err error) {
-	err = s.tx(ctx, func(tx pgx.Tx) error {
-		w := &search{ctx: ctx, tx: tx, q: mneme.CandidateQuery{Terms: []string{"x"}, K: 10, Filter: f}, stats: &s.meta}
-		err := w.plan()
-		passing, exact = w.passing, w.exact
-		return err
-	})
-	return passing, exact, err
+	c, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return 0, false, err
+	}
+	defer c.Release()
+	defer c.Exec(context.WithoutCancel(ctx), "ROLLBACK") // the plan begins the search's transaction
+	w := &search{ctx: ctx, tx: c, q: mneme.CandidateQuery{Terms: []string{"x"}, K: 10, Filter: f}, stats: &s.meta}
+	err = w.plan()
+	return w.passing, w.exact, err
 }
