@@ -17,7 +17,8 @@ import (
 // candidate's similarity taken again with its stored vector (the lexical
 // lane unchanged), then ranked with a profile. Args: VECDUMP HOME
 // VARIANT... where VARIANT is REPL[/POSS]:W[+FIELD=V...]: a name becomes
-// REPL ("-" drops it), a name with 's POSS (REPL if none); the similarity
+// REPL ("-" drops it), a name with 's POSS (REPL if none), or REPL
+// "first": rank.FirstPerson (I, my; a name of several words once); the similarity
 // is (1-W)·old + W·new. Prints each variant, then leaves one conversation
 // out at a time (the variant best on the other four).
 func qname(args []string) error {
@@ -112,6 +113,10 @@ func qname(args []string) error {
 				}
 				texts := make([]string, len(qs))
 				for i, q := range qs {
+					if repl == "first" { // the function in package rank
+						texts[i] = rank.FirstPerson(q.Text, names[q.Conv])
+						continue
+					}
 					t := q.Text
 					named := 0
 					for _, n := range names[q.Conv] {
