@@ -17,10 +17,9 @@ import (
 // told in the first person; who is asked about is SpeakerMatch's work.
 // The words of a speaker of several words ("Mary Ann") become one "I".
 // Names compare as folded words; a query naming none comes back as is.
-//
-// Not yet called by the Engine: it needs the speakers of the scope
-// searched before the query is embedded (see docs/performance.md, "LoCoMo
-// dev, session 36"); tools/ranklab measures it.
+// The Engine calls it with the speakers among NameCandidates of the
+// query that the store finds under the recall's filter
+// (Profile.FirstPerson).
 func FirstPerson(query string, speakers []string) string {
 	names := map[string]bool{}
 	for _, s := range speakers {

@@ -1,0 +1,29 @@
+package postgres_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mneme-ai/mneme"
+	"github.com/mneme-ai/mneme/internal/pgtest"
+	"github.com/mneme-ai/mneme/postgres"
+)
+
+// TestSpeakersSeek: the speakers a question names are found by seeks in
+// records_speaker under every filter a recall passes (a project or none),
+// never by a scan of the records.
+func TestSpeakersSeek(t *testing.T) {
+	s := pgtest.Open(t)
+	defer s.Close()
+	for _, f := range []mneme.Filter{{Clearance: mneme.Internal}, {Project: "p", Clearance: mneme.Internal},
+		{Project: "p", Clearance: mneme.Secret, Types: []mneme.Type{mneme.Episodic}, SessionID: "s1"}} {
+		plan, err := postgres.SpeakersPlan(context.Background(), s, []string{"Ann", "Bo", "Cy"}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan, "records_speaker") || strings.Contains(plan, "Seq Scan on records") {
+			t.Fatalf("filter %+v: the probe does not seek in records_speaker:\n%s", f, plan)
+		}
+	}
+}
