@@ -38,6 +38,8 @@ func (s *Store) Speakers(ctx context.Context, names []string, f mneme.Filter) ([
 // speakersSQL probes names under f, adding its arguments to a.
 func speakersSQL(a *args, names []string, f mneme.Filter) string {
 	ns := a.add(names)
+	// LATERAL … LIMIT 1: one seek per name, stopping at its first visible
+	// record (an EXISTS may become a semi join over the project's turns).
 	return `SELECT DISTINCT v.n FROM unnest(` + ns + `::text[]) AS v(n)
-		WHERE EXISTS (SELECT 1 FROM records r WHERE lower(r.speaker) = lower(v.n) AND r.speaker <> '' AND ` + where(f, a) + `)`
+		CROSS JOIN LATERAL (SELECT 1 FROM records r WHERE lower(r.speaker) = lower(v.n) AND r.speaker <> '' AND ` + where(f, a) + ` LIMIT 1) x`
 }
