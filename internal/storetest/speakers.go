@@ -104,4 +104,28 @@ func testSpeakerRewrite(t *testing.T, f *fixture) {
 			}
 		})
 	}
+	// A caller whose scope is one project, without clearance, asking for
+	// more: the speakers of the other project and of secret records
+	// rewrite nothing.
+	reader := mneme.WithScope(f.ctx, mneme.Scope{Name: "reader", Projects: []string{"home"}, Clearance: mneme.Internal})
+	for _, tc := range []struct {
+		name string
+		q    mneme.Query
+		want string
+	}{
+		{"scope: own project", mneme.Query{Text: "What does Melanie play?"}, "What does I play?"},
+		{"scope: other project", mneme.Query{Text: "What does Otto play?"}, ""},
+		{"scope: secret", mneme.Query{Text: "What code does Zed keep?", Filter: mneme.Filter{Clearance: mneme.Secret}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.q.K = 5
+			res, err := f.eng.Recall(reader, tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.VectorQuery != tc.want {
+				t.Fatalf("vector query %q, want %q", res.VectorQuery, tc.want)
+			}
+		})
+	}
 }
