@@ -8,11 +8,11 @@ import (
 	"github.com/mneme-ai/mneme/internal/textnorm"
 )
 
-// NameRun is the most words a name of several words ("Mary Ann Lee") has.
-const NameRun = 3
+// maxNameWords is the most words a name of several words ("Mary Ann Lee") has.
+const maxNameWords = 3
 
 // NameCandidates returns the words of query that may be a person's name,
-// and the runs of up to NameRun of them, at most max in all, in order: a
+// and the runs of up to maxNameWords of them, at most max in all, in order: a
 // capitalised word that is no stopword; a run is such words one space
 // apart. The first word of a sentence is capitalised anyway, so it counts
 // only alone and with a possessive ("Caroline's …"). The Engine asks the
@@ -33,7 +33,7 @@ func NameCandidates(query string, max int) []string {
 			words = words[1:] // "Describe the …", "Ask Tim …"
 		}
 		for i := range words {
-			for n := 1; n <= NameRun && i+n <= len(words); n++ {
+			for n := 1; n <= maxNameWords && i+n <= len(words); n++ {
 				add(strings.Join(words[i:i+n], " "))
 			}
 		}
