@@ -34,3 +34,30 @@ func TestNameCandidates(t *testing.T) {
 		t.Errorf("a long query gives %d candidates, want the bound 8", len(got))
 	}
 }
+
+// FuzzNameCandidates: any query gives at most max candidates, each words
+// of the query as written (a capitalised word that is no stopword, or a
+// run of up to three), and FirstPerson with them never panics.
+func FuzzNameCandidates(f *testing.F) {
+	for _, s := range []string{"What does Melanie play?", "Mary Ann Lee's dog. Ask Tim", "Émile's", "A B C D E F G H I J", "\xff Zoë 's"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		got := NameCandidates(q, 8)
+		if len(got) > 8 {
+			t.Fatalf("%d candidates", len(got))
+		}
+		for _, c := range got {
+			words := strings.Split(c, " ")
+			if !strings.Contains(q, c) || len(words) > maxNameWords {
+				t.Fatalf("candidate %q is not a run of up to %d words of %q", c, maxNameWords, q)
+			}
+			for _, w := range words {
+				if !nameLike(w) {
+					t.Fatalf("candidate %q has a word %q that is no name", c, w)
+				}
+			}
+		}
+		FirstPerson(q, got)
+	})
+}
