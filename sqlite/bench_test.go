@@ -177,6 +177,20 @@ func BenchmarkHybridRecall(b *testing.B) {
 	b.Run(fmt.Sprintf("n=%d/mode=hybrid/filter=none/query=names-a-speaker", n), func(b *testing.B) {
 		timeQueries(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, func(c *benchdata.Corpus) string { return c.Query() + " with Ann Lee" })
 	})
+	// The probe alone: the three names of that question, one found.
+	b.Run(fmt.Sprintf("n=%d/speakers-probe", n), func(b *testing.B) {
+		sf := eng.Store().(mneme.SpeakerFinder)
+		f := mneme.Filter{Clearance: mneme.Internal, Now: time.Now()}
+		var lat []time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if got, err := sf.Speakers(ctx, []string{"Ann", "Ann Lee", "Lee"}, f); err != nil || len(got) != 1 {
+				b.Fatal(got, err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		benchdata.ReportPercentiles(b, lat)
+	})
 }
 
 // addTurns adds n conversation turns of the speakers given, in turn, and
