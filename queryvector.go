@@ -96,7 +96,14 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 		return nil, Errorf(EUNAVAILABLE, "the stored vectors come from %s version %s but the configured embedder is %s version %s: run `mneme reindex`",
 			home.ID(), home.Version, info.ID(), info.Version)
 	}
-	texts := []string{q.Text}
+	text, err := e.vectorText(ctx, q) // a store read: before the embedding starts
+	if err != nil {
+		return nil, err
+	}
+	if text != q.Text {
+		res.VectorQuery = text
+	}
+	texts := []string{text}
 	if q.HyDE {
 		h, err := e.hypothesis(ctx, q, terms)
 		switch {

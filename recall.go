@@ -169,6 +169,10 @@ type Result struct {
 	// Feedback lists the words of the best hits added to the query for a
 	// second search (see Query.NoFeedback).
 	Feedback []string `json:"feedback,omitempty"`
+	// VectorQuery is what the vector lane embedded in place of the query,
+	// when it differs: the question as the speaker it names would ask it
+	// (rank.Profile.FirstPerson).
+	VectorQuery string `json:"vector_query,omitempty"`
 	// Cache is hit or miss for each kind of cached result the recall
 	// consulted (package cache); empty without a cache.
 	Cache  CacheStatus `json:"cache_status"`

@@ -321,6 +321,20 @@ type LinkIndex interface {
 	IncomingLinks(ctx context.Context, targets []string, f Filter, per int) ([]Incoming, error)
 }
 
+// SpeakerFinder is an optional role: a store that tells, in a few index
+// seeks, which of a question's names are speakers, so the Engine can ask
+// the vector lane the question as that speaker would (rank.FirstPerson).
+type SpeakerFinder interface {
+	// Speakers returns those of names (at most MaxSpeakerNames, compared
+	// case-insensitively, as given) that are the speaker of at least one
+	// record passing f, the filter of the recall's Candidates: a speaker
+	// only records f hides have is never returned.
+	Speakers(ctx context.Context, names []string, f Filter) ([]string, error)
+}
+
+// MaxSpeakerNames bounds the names one Speakers call probes.
+const MaxSpeakerNames = 8
+
 // Incoming is a record that links to Target by Rel.
 type Incoming struct {
 	Target, Rel string

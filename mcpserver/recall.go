@@ -105,6 +105,7 @@ type recallOutput struct {
 	Weak           string            `json:"weak,omitempty" jsonschema:"why the hits are weak: a filter left few records and none has evidence, so its best are returned, each marked weak"`
 	HyDE           *mneme.Hypothesis `json:"hyde,omitempty"`
 	Feedback       []string          `json:"feedback,omitempty" jsonschema:"words of the best hits added to the query for a second search (no_feedback turns it off)"`
+	VectorQuery    string            `json:"vector_query,omitempty" jsonschema:"what the vector lane embedded in place of the query: the question as the speaker it names would ask it (ranking profile field first_person)"`
 	Cache          mneme.CacheStatus `json:"cache_status"`
 	TookMS         float64           `json:"took_ms"`
 	Report         *quality.Report   `json:"report,omitempty"`
@@ -155,7 +156,7 @@ func (s *server) recall(ctx context.Context, req *mcp.CallToolRequest, in recall
 	fl := q.Filter
 	fl.Project, _ = mneme.ScopeFrom(ctx).Resolve(fl.Project) // as the Engine applied it
 	out := recallOutput{Hits: make([]hit, len(res.Hits)), Context: contextOf(res.Hits, res.HeldBack, res.Weak), Mode: res.Mode,
-		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, Weak: res.Weak, HyDE: res.HyDE, Feedback: res.Feedback, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
+		Degraded: res.Degraded, DegradedReason: res.DegradedReason, Unembedded: res.Unembedded, HeldBack: res.HeldBack, Weak: res.Weak, HyDE: res.HyDE, Feedback: res.Feedback, VectorQuery: res.VectorQuery, Cache: res.Cache, TookMS: res.TookMS, Report: res.Report,
 		UsedFilters: usedFilters{Project: fl.Project, Types: fl.Types, Kinds: fl.Kinds, Tags: fl.Tags,
 			AllTags: fl.AllTags, Meta: fl.Meta, Statuses: fl.Statuses, Session: fl.SessionID, Run: fl.RunID, K: q.K, Mode: res.Mode, MinScore: q.MinScore}}
 	if fl.Since != nil || fl.Until != nil {

@@ -78,3 +78,32 @@ func Plan(ctx context.Context, s *Store, f mneme.Filter) (passing int, exact boo
 	err = w.plan()
 	return w.passing, w.exact, err
 }
+
+// SpeakersPlan is the plan of the speakers probe of names under f, with
+// sequential scans off (an empty table is otherwise scanned): whether the
+// probe can seek in records_speaker.
+func SpeakersPlan(ctx context.Context, s *Store, names []string, f mneme.Filter) (string, error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
+		return "", err
+	}
+	var a args
+	rows, err := tx.Query(ctx, "EXPLAIN "+speakersSQL(&a, names, f), a...)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var plan string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return "", err
+		}
+		plan += line + "\n"
+	}
+	return plan, rows.Err()
+}

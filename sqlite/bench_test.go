@@ -169,6 +169,44 @@ func BenchmarkHybridRecall(b *testing.B) {
 			timeQueries(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, named.Next)
 		})
 	}
+	// A question that names a person asks the store which of its names
+	// are speakers (mneme.SpeakerFinder), and the vector lane embeds it in
+	// the first person of the one that is (rank.FirstPerson): 1,000 turns
+	// of two speakers join the home first.
+	addTurns(b, eng, 1000, "Ann Lee", "Bo")
+	b.Run(fmt.Sprintf("n=%d/mode=hybrid/filter=none/query=names-a-speaker", n), func(b *testing.B) {
+		timeQueries(b, eng, mneme.Query{K: 10, Mode: mneme.Hybrid}, func(c *benchdata.Corpus) string { return c.Query() + " with Ann Lee" })
+	})
+	// The probe alone: the three names of that question, one found.
+	b.Run(fmt.Sprintf("n=%d/speakers-probe", n), func(b *testing.B) {
+		sf := eng.Store().(mneme.SpeakerFinder)
+		f := mneme.Filter{Clearance: mneme.Internal, Now: time.Now()}
+		var lat []time.Duration
+		for b.Loop() {
+			t0 := time.Now()
+			if got, err := sf.Speakers(ctx, []string{"Ann", "Ann Lee", "Lee"}, f); err != nil || len(got) != 1 {
+				b.Fatal(got, err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		benchdata.ReportPercentiles(b, lat)
+	})
+}
+
+// addTurns adds n conversation turns of the speakers given, in turn, and
+// recalls once so the search indexes hold them before any timing.
+func addTurns(b *testing.B, eng *mneme.Engine, n int, speakers ...string) {
+	c := benchdata.New(4, 30_000)
+	recs := make([]*mneme.Record, n)
+	for i := range recs {
+		recs[i] = &mneme.Record{Text: c.Text(20), Speaker: speakers[i%len(speakers)], SessionID: fmt.Sprintf("chat-%d", i/50)}
+	}
+	if _, err := eng.Remember(context.Background(), recs, mneme.WriteOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := eng.Recall(context.Background(), mneme.Query{Text: "how do we warm up, Ann Lee", K: 10}); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkHybridRecallLong is BenchmarkHybridRecall over 100,000 records

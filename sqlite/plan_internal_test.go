@@ -115,3 +115,35 @@ func TestNeighboursSeek(t *testing.T) {
 		}
 	}
 }
+
+// TestSpeakersSeek: the speakers a question names are found by a seek per
+// name in records_speaker, under every filter a recall passes (a project
+// or none, clearance), never by a scan of the records.
+func TestSpeakersSeek(t *testing.T) {
+	s, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, f := range []mneme.Filter{{Clearance: mneme.Internal}, {Project: "p", Clearance: mneme.Internal},
+		{Project: "p", Clearance: mneme.Secret, Types: []mneme.Type{mneme.Episodic}, SessionID: "s1"}} {
+		cond, args := where(f)
+		plan := queryPlan(t, s, speakersSQL(3, cond), append([]any{"Ann", "Bo", "Cy"}, args...)...)
+		want := "USING INDEX records_speaker (<expr>=?"
+		if f.Project != "" && f.SessionID == "" { // with a session, where() keeps project out of the seek
+			want += " AND project=?"
+		}
+		seeks := 0
+		for _, step := range plan {
+			if strings.HasPrefix(step, "SEARCH r") && strings.Contains(step, want) {
+				seeks++
+			}
+			if strings.HasPrefix(step, "SCAN r") {
+				seeks = -100
+			}
+		}
+		if seeks != 1 {
+			t.Fatalf("filter %+v: the probe does not seek in records_speaker:\n%s", f, strings.Join(plan, "\n"))
+		}
+	}
+}

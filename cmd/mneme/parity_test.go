@@ -88,6 +88,9 @@ func TestSurfaceParity(t *testing.T) {
 		{"recall", "", fixed(args{"query": "when do deploys go out", "project": "shop", "k": 2, "profile": "rrf", "explain": true}), ""},
 		{"context", "", fixed(args{"query": "when do deploys go out", "project": "shop", "budget": 200, "profile": "rrf"}), ""},
 		{"recall", "", fixed(args{"query": "deploys", "profile": "nope"}), "EINVALID"},
+		// The vector lane asks the question as the speaker it names would (vector_query).
+		{"remember", "", fixed(args{"text": "I play the violin and the clarinet.", "project": "chat", "speaker": "Melanie"}), ""},
+		{"recall", "", fixed(args{"query": "What instruments does Melanie play?", "project": "chat", "k": 2}), ""},
 		{"context", "", fixed(args{"query": "deploys", "profile": "nope"}), "EINVALID"},
 		{"prune", "", fixed(args{"project": "shop", "statuses": []string{"published"}, "dry_run": true}), ""},
 		{"prune", "", fixed(args{"project": "shop", "expired": true}), ""},
@@ -430,7 +433,7 @@ func (m *mcpSurface) do(t *testing.T, op string, in args) (any, string) {
 	json.Unmarshal(b, &out)
 	if op == "recall" { // the shared fields of a recall
 		o := out.(map[string]any)
-		shared := args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"], "held_back": o["held_back"]}
+		shared := args{"hits": o["hits"], "mode": o["mode"], "degraded": o["degraded"], "held_back": o["held_back"], "vector_query": o["vector_query"]}
 		if o["report"] != nil {
 			shared["report"], shared["took_ms"] = o["report"], o["took_ms"]
 		}
@@ -450,4 +453,4 @@ func statsOf(projects []any) args {
 
 // parityFields are the fields of a stats or recall answer the surfaces
 // share; the CLI and HTTP carry more (store-wide counters, explanations).
-var parityFields = map[string][]string{"stats": {"total", "projects"}, "recall": {"hits", "mode", "degraded", "held_back"}}
+var parityFields = map[string][]string{"stats": {"total", "projects"}, "recall": {"hits", "mode", "degraded", "held_back", "vector_query"}}

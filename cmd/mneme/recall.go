@@ -100,6 +100,9 @@ func (a *app) printResult(id string, res *mneme.Result) error {
 	if len(res.Feedback) > 0 && len(res.Hits) > 0 && res.Hits[0].Explain != nil {
 		fmt.Fprintf(a.stdout, "(searched again with the best hits' words %s: --no-feedback searches once)\n", oneLine(strings.Join(res.Feedback, ", ")))
 	}
+	if res.VectorQuery != "" && len(res.Hits) > 0 && res.Hits[0].Explain != nil {
+		fmt.Fprintf(a.stdout, "(the vector lane searched for %q: the question as the speaker it names would ask it; ranking profile field first_person)\n", oneLine(res.VectorQuery))
+	}
 	if res.Report != nil {
 		fmt.Fprintln(a.stdout, res.Report.Line())
 	}

@@ -74,6 +74,8 @@ var suites = map[Role]map[string]func(*testing.T, *fixture){
 		"MetaFilters":     testMetaFilters,
 		"MetaTopK":        testMetaTopK,
 		"WindowSearch":    testWindowSearch,
+		"Speakers":        testSpeakers,
+		"SpeakerRewrite":  testSpeakerRewrite,
 	},
 	Documents: {
 		"Documents":      testDocuments,

@@ -24,6 +24,17 @@
 // vector with its neighbours'), and `alone DUMP VECDUMP HOME DATA MIX…` (a
 // second vector per turn, of its text alone); dump -names drop|half takes
 // the speakers' names out of the lexical query.
+//
+// Session 36 (docs/performance.md, "LoCoMo dev, session 36"): `why DUMP
+// CATS` counts why the evidence of the given categories is missed (rank
+// buckets per lane, words shared with the question, the sessions spanned),
+// `feat` and `traits` compare the top-10 hits that are not evidence with
+// the evidence ranked 11-50, `forms` splits R@10 by question form, `exp
+// DUMP RULE=V,...` measures per-question rules (see rules in exp.go) with
+// each conversation left out, `sent VECDUMP HOME DATA W...` a vector per
+// sentence, and `qname VECDUMP HOME REPL[/POSS]:W[+FIELD=V]...` the query
+// embedded with the speakers' names replaced (NOPREFIX=DATA: the turns
+// embedded without their "<speaker>: ").
 package main
 
 import (
@@ -44,6 +55,20 @@ func main() {
 		err = evalCmd(os.Args[2:])
 	case "diff":
 		err = diff(os.Args[2:])
+	case "sent":
+		err = sent(os.Args[2:])
+	case "feat":
+		err = feat(os.Args[2:])
+	case "exp":
+		err = exp(os.Args[2:])
+	case "forms":
+		err = forms(os.Args[2:])
+	case "traits":
+		err = traits(os.Args[2:])
+	case "qname":
+		err = qname(os.Args[2:])
+	case "why":
+		err = why(os.Args[2:])
 	case "miss":
 		err = miss(os.Args[2:])
 	case "nbr":
