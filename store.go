@@ -335,6 +335,14 @@ type SpeakerFinder interface {
 // MaxSpeakerNames bounds the names one Speakers call probes.
 const MaxSpeakerNames = 8
 
+// CheckSpeakerNames refuses more names than one Speakers call probes.
+func CheckSpeakerNames(names []string) error {
+	if len(names) > MaxSpeakerNames {
+		return Invalid("%d names to probe for speakers: the limit is %d", len(names), MaxSpeakerNames)
+	}
+	return nil
+}
+
 // Incoming is a record that links to Target by Rel.
 type Incoming struct {
 	Target, Rel string

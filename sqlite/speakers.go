@@ -14,8 +14,8 @@ func (s *Store) Speakers(ctx context.Context, names []string, f mneme.Filter) ([
 	if len(names) == 0 {
 		return nil, nil
 	}
-	if len(names) > mneme.MaxSpeakerNames {
-		return nil, mneme.Invalid("%d names to probe for speakers: the limit is %d", len(names), mneme.MaxSpeakerNames)
+	if err := mneme.CheckSpeakerNames(names); err != nil {
+		return nil, err
 	}
 	cond, cargs := where(f)
 	rows, err := s.db.QueryContext(ctx, speakersSQL(len(names), cond), append(anys(names), cargs...)...)
