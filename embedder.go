@@ -25,6 +25,16 @@ type EmbedderInfo struct {
 // ID names the provider and model, like "minilm/all-MiniLM-L6-v2".
 func (i EmbedderInfo) ID() string { return i.Provider + "/" + i.Model }
 
+// embedChecked asks em for the vectors of texts and checks its answer
+// (CheckVectors).
+func embedChecked(ctx context.Context, em Embedder, texts []string) ([][]float32, error) {
+	vecs, err := em.Embed(ctx, texts)
+	if err == nil {
+		err = CheckVectors(em.Info(), texts, vecs)
+	}
+	return vecs, err
+}
+
 // CheckVectors validates a provider's answer: one vector per text, each of
 // the announced dimension and finite. Another dimension means the
 // configuration is wrong (EINVALID: set the model's real dimension); too

@@ -20,7 +20,6 @@ type pendingVector struct {
 	vecs  [][]float32 // each text's vector, the cached ones filled in before
 	fresh []int       // which of vecs the embedder makes
 	keys  []string    // their cache keys
-	info  EmbedderInfo
 	err   error
 	at    time.Time // when it was done
 }
@@ -123,7 +122,7 @@ func (e *Engine) queryVector(ctx context.Context, q *Query, res *Result, terms [
 // unless the embedder is recorded down: a recall does not wait on it
 // either (see EmbedderHealth).
 func (e *Engine) embedQuery(ctx context.Context, st CacheStatus, info EmbedderInfo, texts []string) (*pendingVector, error) {
-	p := &pendingVector{done: make(chan struct{}), info: info}
+	p := &pendingVector{done: make(chan struct{})}
 	p.vecs, p.keys = e.cachedVectors(ctx, st, info, texts)
 	var missing []string
 	for i, v := range p.vecs {
@@ -132,8 +131,7 @@ func (e *Engine) embedQuery(ctx context.Context, st CacheStatus, info EmbedderIn
 		}
 	}
 	if len(missing) == 0 {
-		p.vec, p.at = meanUnit(p.vecs), time.Now()
-		close(p.done)
+		p.fill(nil, nil)
 		return p, nil
 	}
 	last, err := e.health(ctx)
@@ -146,10 +144,7 @@ func (e *Engine) embedQuery(ctx context.Context, st CacheStatus, info EmbedderIn
 		// A failure is recorded: its end is recorded when the embedder
 		// answers, a write to the store, so this embedding is not left to
 		// run beside a search.
-		got, err := e.embedder.Embed(ctx, missing)
-		if err == nil {
-			err = CheckVectors(info, missing, got)
-		}
+		got, err := embedChecked(ctx, e.embedder, missing)
 		if isLoadError(err) {
 			return nil, err
 		}
@@ -162,13 +157,8 @@ func (e *Engine) embedQuery(ctx context.Context, st CacheStatus, info EmbedderIn
 		p.fill(got, nil)
 		return p, nil
 	}
-	go func() {
-		got, err := e.embedder.Embed(ctx, missing)
-		if err == nil {
-			err = CheckVectors(info, missing, got)
-		}
-		p.fill(got, err)
-	}()
+	em := e.embedder // as this recall found it
+	go func() { p.fill(embedChecked(ctx, em, missing)) }()
 	return p, nil
 }
 

@@ -144,10 +144,7 @@ func (e *Engine) reindexTo(ctx context.Context, target Embedder, opts ReindexOpt
 // not answer, or answers with the wrong dimension, changes nothing.
 func probe(ctx context.Context, target Embedder) error {
 	info := target.Info()
-	vecs, err := target.Embed(ctx, []string{"mneme"})
-	if err == nil {
-		err = CheckVectors(info, []string{"mneme"}, vecs)
-	}
+	_, err := embedChecked(ctx, target, []string{"mneme"})
 	if err != nil && ctx.Err() == nil {
 		return Invalid("embedder %s does not answer (%s): nothing changed; check that it runs, or choose another", info.ID(), ErrorMessage(err))
 	}
